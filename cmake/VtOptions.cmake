@@ -1,0 +1,24 @@
+# Compiler options shared by every target.
+#
+# -ffp-contract=off: the bit-identity contract (kernel == composite, any thread
+# count == one thread) requires that no multiply-add is fused behind our back;
+# GCC's default for non-ISO modes is "fast". It is set globally so kernels,
+# oracles and the harness's interval arithmetic all see IEEE operations as
+# written. vt_strict_fp() re-states it on kernel/oracle targets so a target
+# moved out of this tree keeps it.
+add_compile_options(-Wall -Wextra -ffp-contract=off -fno-fast-math)
+
+option(VT_SANITIZE_THREAD "Build with ThreadSanitizer" OFF)
+option(VT_SANITIZE_ADDRESS "Build with AddressSanitizer + UBSan" OFF)
+if(VT_SANITIZE_THREAD)
+  add_compile_options(-fsanitize=thread -g)
+  add_link_options(-fsanitize=thread)
+endif()
+if(VT_SANITIZE_ADDRESS)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -g)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+function(vt_strict_fp target)
+  target_compile_options(${target} PRIVATE -ffp-contract=off -fno-fast-math)
+endfunction()

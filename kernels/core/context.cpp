@@ -1,0 +1,25 @@
+#include "vt/context.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+
+namespace vt {
+
+std::string_view Name(Backend b) { return b == Backend::kCPU ? "cpu" : "cuda"; }
+
+int DefaultThreads() {
+  static const int kDefault = [] {
+    int n = 0;
+    if (const char* env = std::getenv("VT_NUM_THREADS")) n = std::atoi(env);
+    if (n <= 0) n = static_cast<int>(std::thread::hardware_concurrency());
+    return std::clamp(n, 1, kMaxThreads);
+  }();
+  return kDefault;
+}
+
+int ExecContext::ResolvedThreads() const {
+  return threads > 0 ? std::min(threads, kMaxThreads) : DefaultThreads();
+}
+
+}  // namespace vt

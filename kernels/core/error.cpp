@@ -1,0 +1,12 @@
+#include "vt/error.h"
+
+#include <utility>
+
+namespace vt {
+
+Error::Error(std::string op, std::string condition)
+    : std::runtime_error("vt: " + op + ": " + condition),
+      op_(std::move(op)),
+      condition_(std::move(condition)) {}
+
+}  // namespace vt

@@ -1,0 +1,30 @@
+// ExecContext: how one op call runs. Threads and backend are parameters of a
+// call, not process state, so one process can run the same op at 1..16 threads
+// (the threads check mode does exactly that).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace vt {
+
+enum class Backend : uint8_t { kCPU, kCUDA };
+inline constexpr int kNumBackends = 2;
+std::string_view Name(Backend b);
+
+// Most CPU threads one call may use.
+inline constexpr int kMaxThreads = 64;
+
+// The process default: VT_NUM_THREADS when set to a positive integer, else the
+// hardware concurrency; clamped to [1, kMaxThreads]. Read once per process.
+int DefaultThreads();
+
+struct ExecContext {
+  Backend backend = Backend::kCPU;
+  int threads = 0;          // <= 0: DefaultThreads()
+  bool gemm_steal = false;  // GEMM grid: keep stealing instead of re-chunking per thread
+
+  int ResolvedThreads() const;
+};
+
+}  // namespace vt
