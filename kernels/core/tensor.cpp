@@ -37,7 +37,9 @@ Tensor Make(void* data, DType dtype, const int64_t* shape, const int64_t* stride
     int64_t s = 1;
     for (std::size_t d = rank; d-- > 0;) {
       t.stride[d] = s;
-      s = CheckedMul(s, shape[d] == 0 ? 1 : shape[d]);
+      // The product past the outermost dim is no stride: skip it, or an empty
+      // view with large extents would be refused although it fits.
+      if (d > 0) s = CheckedMul(s, shape[d] == 0 ? 1 : shape[d]);
     }
   }
   (void)t.Numel();  // overflow check
@@ -63,6 +65,11 @@ Tensor Tensor::Strided(void* data, DType dtype, const std::vector<int64_t>& shap
 }
 
 int64_t Tensor::Numel() const {
+  // A zero extent makes the count 0 however large the others are; checking it
+  // first keeps a running product of those others from "overflowing".
+  for (int d = 0; d < rank; ++d) {
+    if (shape[d] == 0) return 0;
+  }
   int64_t n = 1;
   for (int d = 0; d < rank; ++d) n = CheckedMul(n, shape[d]);
   return n;

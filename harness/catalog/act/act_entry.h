@@ -1,0 +1,59 @@
+// Helpers the activation / elementwise-glue catalog entries share.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/catalog/entry.h"
+
+namespace vt::conform::act {
+
+// Input magnitudes for ops that evaluate exp/tanh in f32. 1 (typical), 4 (tails
+// reach |z| ~ 20: deep in sigmoid/silu saturation, still far from expf's f32
+// overflow at 88.7, where the kernel's exp(-z) would become inf), 0.05 (the
+// near-linear region around 0).
+inline rc::Gen<double> ExpScale() { return rc::gen::elementOf(std::vector<double>{1.0, 1.0, 4.0, 0.05}); }
+
+// Operand shapes of a flat elementwise op, where only element counts must
+// agree. Knob values: "same" (every operand [T,D]), "flat_out" (out [T*D], the
+// rest [T,D]: the MoE workspace buffer case) or "mixed" (out [T,1,D], operand 1
+// [T*D], operand 2 [T,D,1]). Operand 0 is the output. T leads every form, so a
+// mut::Dim on dim 0 changes the element count even when T = 0.
+inline rc::Gen<std::string> FlatShapeKnob() {
+  return rc::gen::elementOf(std::vector<std::string>{"same", "same", "flat_out", "mixed"});
+}
+inline std::vector<int64_t> FlatShape(const std::string& knob, int operand, int64_t t, int64_t d) {
+  if (knob == "flat_out" && operand == 0) return {t * d};
+  if (knob == "mixed") {
+    if (operand == 0) return {t, 1, d};
+    if (operand == 1) return {t * d};
+    return {t, d, 1};
+  }
+  return {t, d};
+}
+
+// Same-shape unary ops (out and x share one shape of any rank): "2d" [T,H],
+// "3d" [T,G,H] (G heads) or "1d" [T*H].
+inline rc::Gen<std::string> RankKnob() {
+  return rc::gen::elementOf(std::vector<std::string>{"2d", "2d", "3d", "1d"});
+}
+inline std::vector<int64_t> RankShape(const Params& p) {
+  const int64_t t = p.Int("T"), h = p.Int("H");
+  const std::string r = p.Str("rank");
+  if (r == "3d") return {t, p.Int("G"), h};
+  if (r == "1d") return {t * h};
+  return {t, h};
+}
+
+// A contiguous copy of src under a new name/role, viewed with another shape of
+// the same element count (a reshape of the logical contents).
+inline TensorData Reshaped(const TensorData& src, const std::string& name, Role role,
+                           std::vector<int64_t> shape) {
+  TensorData t = CopyTensor(src, name, role);
+  t.shape = std::move(shape);
+  t.SetContiguous();
+  return t;
+}
+
+}  // namespace vt::conform::act

@@ -1,0 +1,113 @@
+// Catalog entry: shared_expert_gate (Qwen MoE: the shared expert's output scaled by
+// sigmoid of its per-token gate logit, stored as bf16).
+#include "harness/catalog/act/act_entry.h"
+#include "oracles/act/shared_expert_gate.h"
+#include "vt/ops.h"
+
+namespace vt::conform {
+namespace {
+
+using entry::Bounded;
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("shared_expert_gate");
+    p.Set("sd", *rc::gen::elementOf(std::vector<std::string>{"f32", "bf16"}));
+    p.Set("gl", "f32");    // the only gate-logit dtype
+    p.Set("out", "bf16");  // the only output dtype
+    p.Set("T", *gen::Rows(tier));
+    p.Set("H", *gen::Width(tier));
+    // sd needs only T*H elements: [T,H] or [T,1,H] (both keep T leading, so a
+    // row slice is the same tokens in every operand). gl is [T] or [T,1].
+    p.Set("sd_shape", *rc::gen::elementOf(std::vector<std::string>{"th", "th", "t1h"}));
+    p.Set("gl_shape", *rc::gen::elementOf(std::vector<std::string>{"t", "t1"}));
+    p.Set("scale", *act::ExpScale());
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+void Build(Case& c) {
+  const Params& p = c.params;
+  const int64_t t = p.Int("T"), h = p.Int("H");
+  const std::vector<int64_t> sd = p.Str("sd_shape") == "t1h" ? std::vector<int64_t>{t, 1, h}
+                                                             : std::vector<int64_t>{t, h};
+  const std::vector<int64_t> gl = p.Str("gl_shape") == "t1" ? std::vector<int64_t>{t, 1}
+                                                            : std::vector<int64_t>{t};
+  c.Input("sd", p.DType("sd"), sd, entry::Values(p));
+  c.Input("gl", p.DType("gl"), gl, entry::Values(p));
+  c.Output("out", p.DType("out"), {t, h});
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  vt::SharedExpertGate(ctx, ws["out"], ws["sd"], ws["gl"]);
+}
+
+OracleResult Oracle(const Case& c) {
+  const TensorData& out = c.Get("out");
+  return {{"out", entry::ToExpected(oracle::SharedExpertGate<Bounded>(
+                      out.shape[0], out.shape[1], c.Get("sd").Values(), c.Get("gl").Values()))}};
+}
+
+std::vector<OutputSpec> Outputs(const Case&) {
+  return {{"out", Bound("f32: expf(-gl) (glibc, 1 ulp), 1 + that, 1 / that, times sd: running "
+                        "error bound of each f32 step, then one rounding to bf16 "
+                        "(docs/tolerance.md)")}};
+}
+
+// sd flattened as attn and gl repeated over each token's H elements as gate:
+// both kernels compute SigmoidF32(gate) in f32, multiply by the f32 value of the
+// data (a commutative IEEE product) and round once to bf16, so the bytes agree.
+Case AsSigmoidGate(const Case& c) {
+  const TensorData& out = c.Get("out");
+  const int64_t t = out.shape[0], h = out.shape[1];
+  const auto gl = c.Get("gl").Values();
+  std::vector<double> gate;
+  gate.reserve(static_cast<std::size_t>(t * h));
+  for (int64_t i = 0; i < t; ++i) gate.insert(gate.end(), static_cast<std::size_t>(h), gl[static_cast<std::size_t>(i)]);
+  Case d;
+  d.params = Params("sigmoid_gate_bf16");
+  d.params.Set("attn", c.params.Str("sd"));
+  d.params.Set("gate", "f32");
+  d.params.Set("out", "bf16");
+  d.params.seed = c.params.seed;
+  d.tensors.push_back(act::Reshaped(c.Get("sd"), "attn", Role::kInput, {t * h}));
+  d.tensors.push_back(TensorFromValues("gate", vt::DType::kF32, {t * h}, Role::kInput, gate));
+  d.tensors.push_back(CopyTensor(out, "out", Role::kOutput));
+  return d;
+}
+
+}  // namespace
+
+OpSpec Spec_shared_expert_gate() {
+  OpSpec s;
+  s.name = "shared_expert_gate";
+  s.family = "act";
+  s.dtypes = "cpu: sd f32/bf16 (T*H elements); gl f32 [T] or [T,1]; out bf16 [T,H]";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = Oracle;
+  s.outputs = Outputs;
+  s.errors = {mut::DType("out", vt::DType::kF32), mut::DType("out", vt::DType::kF16),
+              mut::DType("sd", vt::DType::kF16),  mut::DType("sd", vt::DType::kI32),
+              mut::DType("gl", vt::DType::kBF16), mut::AddDim("out"),
+              mut::DropDim("out"),                mut::Dim("gl", 0, 1),
+              mut::Dim("gl", 1, 1),  // [T,2]: only [T] and [T,1] are gates
+              mut::Dim("sd", 0, 1),               mut::Strided("out"),
+              mut::Strided("sd"),                 mut::Strided("gl"),
+              mut::NullData("out"),               mut::NullData("sd"),
+              mut::NullData("gl"),                mut::OtherDevice("sd"),
+              mut::Alias("out", "sd"),
+              mut::Alias("gl", "out")};  // out onto gl fits only for H <= 2
+  s.claims = {
+      RowSlice({"out", "sd", "gl"}),
+      SameAs("sigmoid_gate_broadcast",
+             "shared_expert_gate(sd, gl) == sigmoid_gate_bf16(attn = sd as [T*H], gate = gl "
+             "repeated H times per token)",
+             {}, "sigmoid_gate_bf16", AsSigmoidGate, {{"out", "out"}}),
+  };
+  return s;
+}
+
+}  // namespace vt::conform

@@ -1,0 +1,36 @@
+// Building blocks for equivalence claims ("bit-identical to" statements).
+// Every claim runs real kernels through Execute() and compares logical bytes.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/catalog/op_spec.h"
+
+namespace vt::conform {
+
+// A contiguous copy of src's logical contents under a new name and role.
+TensorData CopyTensor(const TensorData& src, const std::string& name, Role role);
+// A contiguous tensor with the given values (encoded to dtype).
+TensorData TensorFromValues(const std::string& name, vt::DType dtype, std::vector<int64_t> shape,
+                            Role role, const std::vector<double>& values);
+// "" when a and b hold the same logical bytes, else where they first differ.
+std::string DiffBytes(const TensorData& a, const TensorData& b);
+
+// Batch invariance: running a sub-range of rows (dim 0 of every tensor named)
+// alone gives the same bytes as those rows of the full run. The range is
+// derived from the case seed. Tensors not named are shared (weights). Applies
+// to cases whose leading extent param "T" is >= 2.
+Claim RowSlice(std::vector<std::string> row_tensors);
+// The same over the flat element order (every named tensor viewed as 1-D).
+Claim FlatSlice(std::vector<std::string> tensors);
+
+// This op's outputs equal, bit for bit, the outputs of `other_op` run on a
+// case derived from this one. `pairs` maps this op's tensor to the other's.
+Claim SameAs(std::string name, std::string statement, std::function<bool(const Params&)> applies,
+             std::string other_op, std::function<Case(const Case&)> derive,
+             std::vector<std::pair<std::string, std::string>> pairs);
+
+}  // namespace vt::conform

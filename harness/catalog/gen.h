@@ -1,0 +1,39 @@
+// Case-generator building blocks (RapidCheck generators, so every mode can be
+// fuzzed and a failing case shrunk). Extents are adversarial by design: 1,
+// tile-1 / tile / tile+1 around the powers of two the kernels' loops and the
+// row partitioner care about, primes, and 0 where an op allows it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "harness/core/params.h"
+#include "harness/core/tier.h"
+
+namespace vt::conform::gen {
+
+// Leading (row) extents. with_zero adds the empty case.
+rc::Gen<int64_t> Rows(Tier t, bool with_zero = true);
+// Reduced / inner extents (> 0).
+rc::Gen<int64_t> Width(Tier t);
+// Small head counts for rank-3 views.
+rc::Gen<int64_t> Heads(Tier t);
+rc::Gen<std::string> FloatIn();   // f32 / f16 / bf16
+rc::Gen<std::string> FloatOut();  // f32 / bf16
+rc::Gen<int64_t> Flag();          // 0 / 1
+// Input magnitudes: 1 (typical), 1e-3 (eps dominates a norm), 30 (large).
+rc::Gen<double> Scale();
+// Norm eps: the common 1e-6 / 1e-5, and 1e-2 so that moving eps is visible.
+rc::Gen<double> Eps();
+// Row padding for views that accept a padded outer stride (0 = contiguous).
+rc::Gen<int64_t> Pad();
+rc::Gen<uint64_t> Seed();
+
+// Draw `count` cases from a generator deterministically from `seed`
+// (RapidCheck's splittable Random), dropping duplicate identities.
+std::vector<Params> Draw(const rc::Gen<Params>& g, uint64_t seed, int count);
+
+}  // namespace vt::conform::gen

@@ -1,0 +1,89 @@
+// Catalog entry: l2_norm (FLA l2norm_fwd, used on q/k in GDN/KDA).
+#include "harness/catalog/entry.h"
+#include "oracles/norm/l2_norm.h"
+#include "vt/ops.h"
+
+namespace vt::conform {
+namespace {
+
+using entry::Bounded;
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("l2_norm");
+    p.Set("x", *gen::FloatIn());
+    p.Set("out", *gen::FloatOut());
+    const int64_t rank = *rc::gen::elementOf(std::vector<int64_t>{2, 3});
+    p.Set("rank", rank);
+    p.Set("T", *gen::Rows(tier));
+    if (rank == 3) p.Set("Hk", *gen::Heads(tier));
+    p.Set("D", *gen::Width(tier));
+    p.Set("eps", *gen::Eps());
+    p.Set("scale", *gen::Scale());
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+std::vector<int64_t> Shape(const Params& p) {
+  if (p.Int("rank") == 3) return {p.Int("T"), p.Int("Hk"), p.Int("D")};
+  return {p.Int("T"), p.Int("D")};
+}
+
+void Build(Case& c) {
+  c.Input("x", c.params.DType("x"), Shape(c.params), entry::Values(c.params));
+  c.Output("out", c.params.DType("out"), Shape(c.params));
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  vt::L2Norm(ctx, ws["out"], ws["x"], {ws.params().F32("eps")});
+}
+
+OracleResult Oracle(const Case& c) {
+  const TensorData& x = c.Get("x");
+  const int64_t d = x.shape.back();
+  return {{"out", entry::ToExpected(oracle::L2Norm<Bounded>(x.Numel() / d, d, x.Values(), c.params.F32("eps")))}};
+}
+
+std::vector<OutputSpec> Outputs(const Case&) {
+  return {{"out", Bound("f32 sum of squares over D, +eps, sqrt, reciprocal, one product: running "
+                        "error bound of each f32 step")}};
+}
+
+// [T, Hk, D] normalises each D-row independently: same bytes as the [T*Hk, D] view.
+Case AsRank2(const Case& c) {
+  Case d = c;
+  for (TensorData& t : d.tensors) {
+    t.shape = {t.shape[0] * t.shape[1], t.shape[2]};
+    t.SetContiguous();
+  }
+  return d;
+}
+
+}  // namespace
+
+OpSpec Spec_l2_norm() {
+  OpSpec s;
+  s.name = "l2_norm";
+  s.family = "norm";
+  s.dtypes = "cpu: x f32/f16/bf16 (rank 2 or 3); out f32/bf16";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = Oracle;
+  s.outputs = Outputs;
+  s.errors = {mut::DType("x", vt::DType::kI8),  mut::DType("out", vt::DType::kF16),
+              mut::Dim("out", 0, 1),            mut::Dim("out", 1, 1),
+              mut::AddDim("x"),                 mut::DropDim("out"),
+              mut::Strided("x"),                mut::Strided("out"),
+              mut::NullData("x"),               mut::OtherDevice("out"),
+              mut::Alias("out", "x"),           mut::Arg("eps", 0.0),
+              mut::Arg("eps", NAN),             mut::EmptyInner("x")};
+  s.claims = {SameAs("rank3_as_rank2", "[T,Hk,D] == the same bytes viewed as [T*Hk, D]",
+                     [](const Params& p) { return p.Int("rank") == 3; }, "l2_norm", AsRank2,
+                     {{"out", "out"}}),
+              RowSlice({"x", "out"})};
+  return s;
+}
+
+}  // namespace vt::conform

@@ -1,0 +1,53 @@
+#include "harness/catalog/norm/norm_entry.h"
+
+#include <cmath>
+
+#include "vt/codec.h"
+
+namespace vt::conform::norm_entry {
+
+TensorData QuantFp8Static(const TensorData& bf16, float input_scale, const std::string& name) {
+  const float inv_scale = 1.0f / input_scale;
+  const auto vals = bf16.Values();
+  TensorData q;
+  q.name = name;
+  q.dtype = vt::DType::kU8;
+  q.fmt = oracle::Fmt::kFp8E4M3;
+  q.shape = bf16.shape;
+  q.role = Role::kOutput;
+  q.SetContiguous();
+  q.storage.resize(vals.size());
+  for (std::size_t k = 0; k < vals.size(); ++k) {
+    q.storage[k] = vt::F32ToFp8E4M3(static_cast<float>(vals[k]) * inv_scale);
+  }
+  return q;
+}
+
+rc::Gen<double> InputScale(double scale, double eps) {
+  const double rms = scale / std::sqrt(scale * scale + eps);
+  // values / input_scale: ~4 (mid-range), ~120 with tails past 448, ~0.1 (tails among the subnormals).
+  return rc::gen::map(rc::gen::elementOf(std::vector<double>{0.25, 0.25, 1.0 / 120.0, 8.0}),
+                      [rms](double k) { return static_cast<double>(static_cast<float>(rms * k)); });
+}
+
+void DrawGatedShape(Params& p, Tier tier) {
+  const int64_t rank = *rc::gen::elementOf(std::vector<int64_t>{2, 3});
+  p.Set("rank", rank);
+  p.Set("T", *gen::Rows(tier));
+  if (rank == 3) p.Set("Hv", *gen::Heads(tier));
+  p.Set("D", *gen::Width(tier));
+  p.Set("pad", *gen::Pad());
+}
+
+void BuildGatedInputs(Case& c, vt::DType x_dt, vt::DType gate_dt, vt::DType w_dt) {
+  const Params& p = c.params;
+  const int64_t t = p.Int("T"), d = p.Int("D");
+  const std::vector<int64_t> shape =
+      p.Int("rank") == 3 ? std::vector<int64_t>{t, p.Int("Hv"), d} : std::vector<int64_t>{t, d};
+  c.Input("x", x_dt, shape, entry::Values(p));
+  TensorData& gate = c.Input("gate", gate_dt, shape, Fill::Normal(0.0, 2.0));
+  if (p.Int("pad") > 0) gate.SetRowPadding(p.Int("pad"));
+  c.Input("weight", w_dt, {d}, Fill::Uniform(0.5, 1.5));
+}
+
+}  // namespace vt::conform::norm_entry

@@ -1,0 +1,132 @@
+// Catalog entry: rms_norm (vLLM RMSNorm / GemmaRMSNorm / fused_add_rms_norm).
+#include "harness/catalog/entry.h"
+#include "oracles/norm/rms_norm.h"
+#include "vt/ops.h"
+
+namespace vt::conform {
+namespace {
+
+using entry::Bounded;
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("rms_norm");
+    p.Set("x", *gen::FloatIn());
+    p.Set("w", *gen::FloatIn());
+    p.Set("out", *gen::FloatOut());
+    p.Set("T", *gen::Rows(tier));
+    p.Set("H", *gen::Width(tier));
+    p.Set("gemma", *gen::Flag());
+    p.Set("residual", *rc::gen::elementOf(std::vector<std::string>{"none", "f32", "bf16"}));
+    p.Set("eps", *gen::Eps());
+    p.Set("scale", *gen::Scale());
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+void Build(Case& c) {
+  const Params& p = c.params;
+  const int64_t t = p.Int("T"), h = p.Int("H");
+  c.Input("x", p.DType("x"), {t, h}, entry::Values(p));
+  // Checkpoint-like weights: around 1 for plain RMSNorm, around 0 for Gemma's
+  // (1 + w); bounded away from making (1 + w) or w vanish for a whole row.
+  c.Input("weight", p.DType("w"), {h}, p.Flag("gemma") ? Fill::Uniform(-0.5, 0.5) : Fill::Uniform(0.5, 1.5));
+  if (p.Str("residual") != "none") {
+    c.Add("residual", p.DType("residual"), {t, h}, Role::kInPlace, entry::Values(p));
+  }
+  c.Output("out", p.DType("out"), {t, h});
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  const Params& p = ws.params();
+  vt::RmsNorm(ctx, ws["out"], ws["x"], ws["weight"], {p.F32("eps"), p.Flag("gemma")},
+              ws.Find("residual"));
+}
+
+OracleResult Oracle(const Case& c) {
+  const TensorData& x = c.Get("x");
+  const TensorData* r = c.Find("residual");
+  std::vector<Bounded> res = r != nullptr ? entry::AsBounded(r->Values()) : std::vector<Bounded>{};
+  const auto out = oracle::RmsNorm<Bounded>(x.shape[0], x.shape[1], x.Values(), entry::Vals(c, "weight"),
+                                            c.params.Flag("gemma"), c.params.F32("eps"),
+                                            r != nullptr ? &res : nullptr, r != nullptr ? r->fmt : oracle::Fmt::kF32);
+  OracleResult o{{"out", entry::ToExpected(out)}};
+  if (r != nullptr) o["residual"] = entry::ToExpected(res);
+  return o;
+}
+
+std::vector<OutputSpec> Outputs(const Case& c) {
+  std::vector<OutputSpec> o = {
+      {"out", Bound("f32 sum of squares over H, /H, +eps, sqrt, reciprocal, two products "
+                    "(+1 for gemma): running error bound of each f32 step (docs/tolerance.md)")}};
+  if (c.Find("residual") != nullptr) {
+    o.push_back({"residual", Exact("one f32 add of exact inputs, rounded to the residual dtype: "
+                                   "defined exactly")});
+  }
+  return o;
+}
+
+// The residual stream after the fused add: round_residual_dtype(f32(x + residual)).
+Case PlainOnUpdatedResidual(const Case& c) {
+  Case d;
+  d.params = c.params;
+  const TensorData& r = c.Get("residual");
+  const auto xs = c.Get("x").Values();
+  auto rs = r.Values();
+  for (std::size_t k = 0; k < rs.size(); ++k) rs[k] = entry::F32(xs[k] + rs[k]);
+  d.tensors.push_back(TensorFromValues("x", r.dtype, r.shape, Role::kInput, rs));
+  d.tensors.push_back(CopyTensor(c.Get("weight"), "weight", Role::kInput));
+  d.tensors.push_back(CopyTensor(c.Get("out"), "out", Role::kOutput));
+  return d;
+}
+
+// gemma's (1 + w) folded into an f32 weight: f32(w) + 1 is the kernel's own add.
+Case GemmaFolded(const Case& c) {
+  Case d = c;
+  d.params.Set("gemma", 0);
+  const TensorData& w = c.Get("weight");
+  auto ws = w.Values();
+  for (double& v : ws) v = entry::F32(v + 1.0);
+  d.Get("weight") = TensorFromValues("weight", vt::DType::kF32, w.shape, Role::kInput, ws);
+  return d;
+}
+
+}  // namespace
+
+OpSpec Spec_rms_norm() {
+  OpSpec s;
+  s.name = "rms_norm";
+  s.family = "norm";
+  s.dtypes = "cpu: x,weight f32/f16/bf16; out f32/bf16; residual f32/bf16 (in place)";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = Oracle;
+  s.outputs = Outputs;
+  s.errors = {mut::DType("x", vt::DType::kI32),      mut::DType("out", vt::DType::kF16),
+              mut::DType("weight", vt::DType::kU8),  mut::DType("residual", vt::DType::kF16),
+              mut::Dim("weight", 0, 1),              mut::Dim("out", 1, -1),
+              mut::Dim("out", 0, 1),                 mut::Dim("residual", 0, 1),
+              mut::AddDim("x"),                      mut::DropDim("out"),
+              mut::Strided("x"),                     mut::Strided("out"),
+              mut::Strided("residual"),              mut::NullData("x"),
+              mut::NullData("out"),                  mut::OtherDevice("weight"),
+              mut::Alias("out", "x"),                mut::Alias("residual", "x"),
+              mut::Alias("out", "residual"),         mut::Arg("eps", 0.0),
+              mut::Arg("eps", -1e-6),                mut::Arg("eps", NAN),
+              mut::EmptyInner("x")};
+  s.claims = {
+      SameAs("residual_then_plain",
+             "rms_norm with a residual == rms_norm (no residual) of the updated residual stream",
+             [](const Params& p) { return p.Str("residual") != "none"; }, "rms_norm",
+             PlainOnUpdatedResidual, {{"out", "out"}}),
+      SameAs("gemma_folded", "gemma=1 with weight w == gemma=0 with the f32 weight (w + 1)",
+             [](const Params& p) { return p.Flag("gemma"); }, "rms_norm", GemmaFolded,
+             {{"out", "out"}, {"residual", "residual"}}),
+      RowSlice({"x", "residual", "out"}),
+  };
+  return s;
+}
+
+}  // namespace vt::conform

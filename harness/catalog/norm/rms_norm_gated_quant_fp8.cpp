@@ -1,0 +1,96 @@
+// Catalog entry: rms_norm_gated_quant_fp8 (the gated-norm epilogue fused with
+// static fp8 quant). Gate and weight share x's dtype by contract.
+#include "harness/catalog/catalog.h"
+#include "harness/catalog/norm/norm_entry.h"
+#include "oracles/norm/rms_norm_gated_quant_fp8.h"
+#include "vt/ops.h"
+
+namespace vt::conform {
+namespace {
+
+using entry::Bounded;
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("rms_norm_gated_quant_fp8");
+    p.Set("x", *gen::FloatIn());
+    norm_entry::DrawGatedShape(p, tier);
+    p.Set("sigmoid", *gen::Flag());
+    const double eps = *gen::Eps(), scale = *gen::Scale();
+    p.Set("eps", eps);
+    p.Set("scale", scale);
+    p.Set("input_scale", *norm_entry::InputScale(scale, eps));
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+void Build(Case& c) {
+  const vt::DType dt = c.params.DType("x");
+  norm_entry::BuildGatedInputs(c, dt, dt, dt);
+  c.Output("out_fp8", vt::DType::kU8, c.Get("x").shape).fmt = oracle::Fmt::kFp8E4M3;
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  const Params& p = ws.params();
+  vt::RmsNormGatedQuantFp8(ctx, ws["out_fp8"], ws["x"], ws["gate"], ws["weight"],
+                           {p.F32("eps"), p.Flag("sigmoid")}, p.F32("input_scale"));
+}
+
+OracleResult Oracle(const Case& c) {
+  const TensorData& x = c.Get("x");
+  const auto q = oracle::RmsNormGatedQuantFp8<Bounded>(
+      norm_entry::GatedRows(x), x.shape.back(), x.Values(), entry::Vals(c, "gate"), entry::Vals(c, "weight"),
+      c.params.F32("eps"), c.params.Flag("sigmoid"), c.params.F32("input_scale"));
+  return {{"out_fp8", entry::ToExpected(q)}};
+}
+
+std::vector<OutputSpec> Outputs(const Case&) {
+  return {{"out_fp8", Bound("rms_norm_gated's running bound through the bf16 store, the f32 "
+                            "multiply by 1/scale and the saturating e4m3 rounding (interval rule)")}};
+}
+
+// Bit-identical to the split path: rms_norm_gated to bf16, then static fp8 quant.
+ClaimOutcome SplitPath(const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
+  Case split = c;
+  split.params.op = "rms_norm_gated";
+  split.params.Set("out", "bf16");
+  split.tensors.erase(split.tensors.begin() + (split.Find("out_fp8") - split.tensors.data()));
+  split.Output("out", vt::DType::kBF16, c.Get("x").shape);
+  MaterializeTensor(split.Get("out"), c.params.seed);
+  const Execution fused = Execute(op, c, ctx);
+  const Execution plain = Execute(*FindOp("rms_norm_gated"), split, ctx);
+  const std::string d = DiffBytes(
+      fused.after.Get("out_fp8"),
+      norm_entry::QuantFp8Static(plain.after.Get("out"), c.params.F32("input_scale"), "out_fp8"));
+  return d.empty() ? ClaimOutcome::Holds() : ClaimOutcome::Violated(d);
+}
+
+}  // namespace
+
+OpSpec Spec_rms_norm_gated_quant_fp8() {
+  OpSpec s;
+  s.name = "rms_norm_gated_quant_fp8";
+  s.family = "norm";
+  s.dtypes = "cpu: x,gate,weight one of f32/f16/bf16; out_fp8 u8 (e4m3fn)";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = Oracle;
+  s.outputs = Outputs;
+  // The gate checks close hazard H-4 (the original never validated the gate).
+  s.errors = {mut::Dim("gate", 0, 1),                 mut::Dim("gate", 1, -1),
+              mut::AddDim("gate"),                    mut::DropDim("gate"),
+              mut::InnerStride("gate"),               mut::OverlappingRows("gate"),
+              mut::DType("gate", vt::DType::kF32),    mut::DType("gate", vt::DType::kBF16),
+              mut::DType("weight", vt::DType::kF16),  mut::DType("out_fp8", vt::DType::kBF16),
+              mut::Dim("out_fp8", 0, 1),              mut::Strided("out_fp8"),
+              mut::NullData("gate"),                  mut::OtherDevice("out_fp8"),
+              mut::Alias("out_fp8", "x"),             mut::Arg("input_scale", 0.0),
+              mut::Arg("input_scale", INFINITY),      mut::Arg("eps", NAN)};
+  s.claims = {{"split_path", "== rms_norm_gated to bf16, then static fp8 quant of that bf16 value", {}, SplitPath},
+              RowSlice({"x", "gate", "out_fp8"})};
+  return s;
+}
+
+}  // namespace vt::conform

@@ -1,0 +1,124 @@
+// Catalog entry: rms_norm_quant_fp8 (vLLM fusion: RMSNorm -> static fp8 quant).
+#include "harness/catalog/catalog.h"
+#include "harness/catalog/norm/norm_entry.h"
+#include "oracles/norm/rms_norm_quant_fp8.h"
+#include "vt/ops.h"
+
+namespace vt::conform {
+namespace {
+
+using entry::Bounded;
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("rms_norm_quant_fp8");
+    p.Set("x", *gen::FloatIn());
+    p.Set("w", *gen::FloatIn());
+    p.Set("T", *gen::Rows(tier));
+    p.Set("H", *gen::Width(tier));
+    p.Set("gemma", *gen::Flag());
+    p.Set("residual", *rc::gen::elementOf(std::vector<std::string>{"none", "f32", "bf16"}));
+    p.Set("out_bf16", *gen::Flag());
+    const double eps = *gen::Eps(), scale = *gen::Scale();
+    p.Set("eps", eps);
+    p.Set("scale", scale);
+    p.Set("input_scale", *norm_entry::InputScale(scale, eps));
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+void Build(Case& c) {
+  const Params& p = c.params;
+  const int64_t t = p.Int("T"), h = p.Int("H");
+  c.Input("x", p.DType("x"), {t, h}, entry::Values(p));
+  c.Input("weight", p.DType("w"), {h}, p.Flag("gemma") ? Fill::Uniform(-0.5, 0.5) : Fill::Uniform(0.5, 1.5));
+  if (p.Str("residual") != "none") {
+    c.Add("residual", p.DType("residual"), {t, h}, Role::kInPlace, entry::Values(p));
+  }
+  c.Output("out_fp8", vt::DType::kU8, {t, h}).fmt = oracle::Fmt::kFp8E4M3;
+  if (p.Flag("out_bf16")) c.Output("out_bf16", vt::DType::kBF16, {t, h});
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  const Params& p = ws.params();
+  vt::RmsNormQuantFp8(ctx, ws["out_fp8"], ws.Find("out_bf16"), ws["x"], ws["weight"],
+                      {p.F32("eps"), p.Flag("gemma")}, ws.Find("residual"), p.F32("input_scale"));
+}
+
+OracleResult Oracle(const Case& c) {
+  const TensorData& x = c.Get("x");
+  const TensorData* r = c.Find("residual");
+  std::vector<Bounded> res = r != nullptr ? entry::AsBounded(r->Values()) : std::vector<Bounded>{};
+  const auto q = oracle::RmsNormQuantFp8<Bounded>(
+      x.shape[0], x.shape[1], x.Values(), entry::Vals(c, "weight"), c.params.Flag("gemma"),
+      c.params.F32("eps"), r != nullptr ? &res : nullptr, r != nullptr ? r->fmt : oracle::Fmt::kF32,
+      c.params.F32("input_scale"));
+  OracleResult o{{"out_fp8", entry::ToExpected(q.fp8)}, {"out_bf16", entry::ToExpected(q.bf16)}};
+  if (r != nullptr) o["residual"] = entry::ToExpected(res);
+  return o;
+}
+
+std::vector<OutputSpec> Outputs(const Case& c) {
+  std::vector<OutputSpec> o = {
+      {"out_fp8", Bound("rms_norm's f32 running bound carried through the bf16 store, one f32 "
+                        "multiply by 1/scale and the saturating e4m3 rounding (interval rule)")}};
+  if (c.Find("out_bf16") != nullptr) {
+    o.push_back({"out_bf16", Bound("rms_norm's f32 running bound, then the bf16 store")});
+  }
+  if (c.Find("residual") != nullptr) {
+    o.push_back({"residual", Exact("one f32 add of exact inputs rounded to the residual dtype")});
+  }
+  return o;
+}
+
+// Bit-identical to the split path: rms_norm with a bf16 out, then the static
+// fp8 quant of that bf16 value (vLLM's unfused graph).
+ClaimOutcome SplitPath(const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
+  Case split = c;
+  split.params.op = "rms_norm";
+  split.params.Set("out", "bf16");
+  split.tensors.clear();
+  for (const TensorData& t : c.tensors) {
+    if (t.name == "x" || t.name == "weight" || t.name == "residual") split.tensors.push_back(t);
+  }
+  const TensorData& fp8 = c.Get("out_fp8");
+  split.Output("out", vt::DType::kBF16, fp8.shape);
+  MaterializeTensor(split.Get("out"), c.params.seed);
+  const Execution fused = Execute(op, c, ctx);
+  const Execution plain = Execute(*FindOp("rms_norm"), split, ctx);
+  const TensorData quant = norm_entry::QuantFp8Static(plain.after.Get("out"), c.params.F32("input_scale"), "out_fp8");
+  std::string d = DiffBytes(fused.after.Get("out_fp8"), quant);
+  if (d.empty() && c.Find("out_bf16") != nullptr) d = DiffBytes(fused.after.Get("out_bf16"), plain.after.Get("out"));
+  if (d.empty() && c.Find("residual") != nullptr) d = DiffBytes(fused.after.Get("residual"), plain.after.Get("residual"));
+  return d.empty() ? ClaimOutcome::Holds() : ClaimOutcome::Violated(d);
+}
+
+}  // namespace
+
+OpSpec Spec_rms_norm_quant_fp8() {
+  OpSpec s;
+  s.name = "rms_norm_quant_fp8";
+  s.family = "norm";
+  s.dtypes = "cpu: x,weight f32/f16/bf16; out_fp8 u8 (e4m3fn); out_bf16 bf16; residual f32/bf16";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = Oracle;
+  s.outputs = Outputs;
+  s.errors = {mut::DType("out_fp8", vt::DType::kI8),  mut::DType("out_bf16", vt::DType::kF32),
+              mut::DType("x", vt::DType::kI32),        mut::DType("residual", vt::DType::kF16),
+              mut::Dim("out_fp8", 1, 1),               mut::Dim("out_bf16", 0, 1),
+              mut::Dim("weight", 0, -1),               mut::Dim("residual", 1, 1),
+              mut::Strided("out_fp8"),                 mut::Strided("out_bf16"),
+              mut::Strided("x"),                       mut::AddDim("x"),
+              mut::NullData("out_fp8"),                mut::OtherDevice("x"),
+              mut::Alias("out_bf16", "residual"),      mut::Alias("out_fp8", "out_bf16"),
+              mut::Arg("input_scale", 0.0),            mut::Arg("input_scale", -2.0),
+              mut::Arg("input_scale", NAN),            mut::Arg("eps", 0.0)};
+  s.claims = {{"split_path", "== rms_norm to bf16, then static fp8 quant of that bf16 value", {}, SplitPath},
+              RowSlice({"x", "residual", "out_fp8", "out_bf16"})};
+  return s;
+}
+
+}  // namespace vt::conform

@@ -1,0 +1,86 @@
+// OpSpec: everything the harness knows about one op, declared once (DESIGN
+// section 4). Every check mode, the fuzzer, the golden checker and the reports
+// iterate the catalog of these; no mode keeps its own op list.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "harness/core/case.h"
+#include "harness/core/compare.h"
+#include "harness/core/tier.h"
+#include "harness/core/tolerance.h"
+#include "harness/core/workspace.h"
+#include "vt/context.h"
+
+namespace vt::conform {
+
+struct OpSpec;
+
+// One output (or in-place operand) and its tolerance rule (with its reason).
+struct OutputSpec {
+  std::string tensor;
+  Tolerance tol;
+};
+
+using OracleResult = std::map<std::string, Expected>;
+
+// One violated precondition. mutate() edits a valid case (specs, args, knobs;
+// the harness re-materialises it) and returns false when it cannot apply to
+// that case (e.g. no residual to corrupt).
+struct ErrorCase {
+  std::string name;
+  std::function<bool(Case&)> mutate;
+};
+
+struct ClaimOutcome {
+  enum class Status { kHolds, kViolated, kNotApplicable };
+  Status status = Status::kHolds;
+  std::string detail;
+  static ClaimOutcome Holds() { return {Status::kHolds, ""}; }
+  static ClaimOutcome Violated(std::string d) { return {Status::kViolated, std::move(d)}; }
+  static ClaimOutcome NotApplicable(std::string d) { return {Status::kNotApplicable, std::move(d)}; }
+};
+
+// An executable "bit-identical to" statement the op takes part in.
+struct Claim {
+  std::string name;       // short, used in case ids: rms_norm(...)#name
+  std::string statement;  // one sentence for reports
+  std::function<bool(const Params&)> applies;  // empty: every case
+  std::function<ClaimOutcome(const OpSpec&, const Case&, const vt::ExecContext&)> check;
+};
+
+struct OpSpec {
+  std::string name;
+  std::string family;
+  std::string dtypes;  // supported dtypes per backend, for reports and --list
+
+  std::function<rc::Gen<Params>(Tier)> gen;   // valid cases
+  std::function<void(Case&)> build;           // tensors (specs + fills) from params
+  std::function<void(const vt::ExecContext&, const Workspace&)> run;
+  std::function<OracleResult(const Case&)> oracle;  // Bounded oracle, logical order
+  std::function<std::vector<OutputSpec>(const Case&)> outputs;
+  std::vector<ErrorCase> errors;
+  std::vector<Claim> claims;
+
+  // A reference with more zeros than this fraction is MISTRUSTED.
+  double max_zero_fraction = 0.5;
+};
+
+// Params -> built and materialised case.
+Case MakeCase(const OpSpec& op, const Params& p);
+
+// Run the op once on a copy of the case. `after` holds every tensor's bytes
+// after the run; `guard_error` is non-empty when a guard or gap was written.
+// Exceptions from the op propagate.
+struct Execution {
+  Case after;
+  std::string guard_error;
+};
+Execution Execute(const OpSpec& op, const Case& c, const vt::ExecContext& ctx);
+
+}  // namespace vt::conform

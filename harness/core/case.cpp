@@ -1,0 +1,275 @@
+#include "harness/core/case.h"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "harness/core/rng.h"
+#include "vt/codec.h"
+
+namespace vt::conform {
+
+std::string_view Name(Role r) {
+  switch (r) {
+    case Role::kInput: return "input";
+    case Role::kOutput: return "output";
+    case Role::kInPlace: return "inplace";
+  }
+  return "?";
+}
+
+int64_t TensorData::Numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+int64_t TensorData::StorageElems() const {
+  if (Numel() == 0) return 0;
+  int64_t last = 0;
+  for (std::size_t d = 0; d < shape.size(); ++d) last += (shape[d] - 1) * strides[d];
+  return last + 1;
+}
+
+bool TensorData::IsContiguous() const {
+  int64_t expect = 1;
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    if (strides[d] != expect) return false;
+    expect *= shape[d];
+  }
+  return true;
+}
+
+vt::Tensor TensorData::View(void* data) const {
+  vt::Tensor t = vt::Tensor::Strided(data, dtype, shape, strides, vt::Device{device, 0});
+  return t;
+}
+
+std::vector<int64_t> TensorData::LogicalOffsets() const {
+  const int64_t n = Numel();
+  std::vector<int64_t> offs(static_cast<std::size_t>(n));
+  std::vector<int64_t> idx(shape.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t off = 0;
+    for (std::size_t d = 0; d < shape.size(); ++d) off += idx[d] * strides[d];
+    offs[static_cast<std::size_t>(k)] = off;
+    for (std::size_t d = shape.size(); d-- > 0;) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return offs;
+}
+
+double DecodeElement(vt::DType dt, oracle::Fmt fmt, const uint8_t* p) {
+  switch (dt) {
+    case vt::DType::kF32: {
+      float f;
+      std::memcpy(&f, p, 4);
+      return f;
+    }
+    case vt::DType::kF16: {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      return vt::F16ToF32(h);
+    }
+    case vt::DType::kBF16: {
+      uint16_t b;
+      std::memcpy(&b, p, 2);
+      return vt::BF16ToF32(b);
+    }
+    case vt::DType::kU8:
+      if (fmt == oracle::Fmt::kFp8E4M3) return vt::Fp8E4M3ToF32(*p);
+      return *p;
+    case vt::DType::kI8: return static_cast<int8_t>(*p);
+    case vt::DType::kI32: {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case vt::DType::kI64: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return static_cast<double>(v);
+    }
+  }
+  return std::nan("");
+}
+
+void EncodeElement(vt::DType dt, oracle::Fmt fmt, double v, uint8_t* p) {
+  switch (dt) {
+    case vt::DType::kF32: {
+      const float f = static_cast<float>(v);
+      std::memcpy(p, &f, 4);
+      return;
+    }
+    case vt::DType::kF16: {
+      const uint16_t h = vt::F32ToF16(static_cast<float>(v));
+      std::memcpy(p, &h, 2);
+      return;
+    }
+    case vt::DType::kBF16: {
+      const uint16_t b = vt::F32ToBF16(static_cast<float>(v));
+      std::memcpy(p, &b, 2);
+      return;
+    }
+    case vt::DType::kU8:
+      *p = fmt == oracle::Fmt::kFp8E4M3 ? vt::F32ToFp8E4M3(static_cast<float>(v))
+                                        : static_cast<uint8_t>(v);
+      return;
+    case vt::DType::kI8: *p = static_cast<uint8_t>(static_cast<int8_t>(v)); return;
+    case vt::DType::kI32: {
+      const int32_t i = static_cast<int32_t>(v);
+      std::memcpy(p, &i, 4);
+      return;
+    }
+    case vt::DType::kI64: {
+      const int64_t i = static_cast<int64_t>(v);
+      std::memcpy(p, &i, 8);
+      return;
+    }
+  }
+}
+
+std::vector<double> TensorData::Values() const {
+  const std::size_t es = vt::SizeOf(dtype);
+  std::vector<double> out;
+  out.reserve(static_cast<std::size_t>(Numel()));
+  for (int64_t off : LogicalOffsets()) out.push_back(DecodeElement(dtype, fmt, storage.data() + off * es));
+  return out;
+}
+
+void TensorData::SetValues(const std::vector<double>& values) {
+  const std::size_t es = vt::SizeOf(dtype);
+  const auto offs = LogicalOffsets();
+  if (values.size() != offs.size()) throw std::invalid_argument("SetValues: count mismatch for " + name);
+  for (std::size_t k = 0; k < offs.size(); ++k) EncodeElement(dtype, fmt, values[k], storage.data() + offs[k] * es);
+}
+
+std::vector<uint8_t> TensorData::LogicalBytes() const {
+  const std::size_t es = vt::SizeOf(dtype);
+  std::vector<uint8_t> out;
+  out.reserve(static_cast<std::size_t>(Numel()) * es);
+  for (int64_t off : LogicalOffsets()) {
+    const uint8_t* p = storage.data() + off * es;
+    out.insert(out.end(), p, p + es);
+  }
+  return out;
+}
+
+void TensorData::SetContiguous() {
+  strides.assign(shape.size(), 1);
+  for (std::size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * std::max<int64_t>(shape[d], 1);
+}
+
+void TensorData::SetRowPadding(int64_t pad) {
+  SetContiguous();
+  if (shape.size() < 2) return;
+  // Pad the outermost stride only: inner dims stay packed.
+  strides[0] = strides[0] + pad;
+}
+
+TensorData& Case::Add(const std::string& name, vt::DType dtype, std::vector<int64_t> shape,
+                      Role role, Fill fill) {
+  TensorData t;
+  t.name = name;
+  t.dtype = dtype;
+  t.shape = std::move(shape);
+  t.role = role;
+  t.fill = fill;
+  t.fmt = vt::IsFloat(dtype) ? oracle::FmtOf(dtype) : oracle::Fmt::kF32;
+  t.SetContiguous();
+  tensors.push_back(std::move(t));
+  return tensors.back();
+}
+
+TensorData* Case::Find(const std::string& name) {
+  for (auto& t : tensors) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+const TensorData* Case::Find(const std::string& name) const {
+  for (const auto& t : tensors) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+const TensorData& Case::Get(const std::string& name) const {
+  const TensorData* t = Find(name);
+  if (t == nullptr) throw std::out_of_range("case " + Identity() + " has no tensor '" + name + "'");
+  return *t;
+}
+
+TensorData& Case::Get(const std::string& name) {
+  TensorData* t = Find(name);
+  if (t == nullptr) throw std::out_of_range("case " + Identity() + " has no tensor '" + name + "'");
+  return *t;
+}
+
+namespace {
+
+// Gap / poison byte patterns: NaN for floats, 0x7F (NaN) for fp8 payloads.
+void FillPattern(TensorData& t, bool gap) {
+  const std::size_t es = vt::SizeOf(t.dtype);
+  uint8_t pat[8] = {};
+  switch (t.dtype) {
+    case vt::DType::kF32: {
+      const uint32_t nan = gap ? 0x7FA5A5A5u : 0x7FC0DEADu;
+      std::memcpy(pat, &nan, 4);
+      break;
+    }
+    case vt::DType::kF16:
+    case vt::DType::kBF16: {
+      const uint16_t nan = t.dtype == vt::DType::kF16 ? (gap ? 0x7E5Au : 0x7E01u) : (gap ? 0x7FA5u : 0x7FC1u);
+      std::memcpy(pat, &nan, 2);
+      break;
+    }
+    case vt::DType::kU8:
+      pat[0] = t.fmt == oracle::Fmt::kFp8E4M3 ? 0x7F : 0xA5;
+      break;
+    default:
+      std::memset(pat, 0xA5, sizeof pat);
+  }
+  for (std::size_t i = 0; i + es <= t.storage.size(); i += es) std::memcpy(&t.storage[i], pat, es);
+}
+
+}  // namespace
+
+void MaterializeTensor(TensorData& t, uint64_t case_seed) {
+  t.storage.assign(static_cast<std::size_t>(t.StorageElems()) * vt::SizeOf(t.dtype), 0);
+  FillPattern(t, /*gap=*/true);  // gaps keep this; logical elements are overwritten
+  if (t.fill.kind == Fill::Kind::kPoison) {
+    TensorData tmp = t;
+    FillPattern(tmp, /*gap=*/false);
+    const std::size_t es = vt::SizeOf(t.dtype);
+    for (int64_t off : t.LogicalOffsets()) std::memcpy(&t.storage[off * es], &tmp.storage[off * es], es);
+    return;
+  }
+  const uint64_t stream = HashName(t.name);
+  std::vector<double> values(static_cast<std::size_t>(t.Numel()));
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    switch (t.fill.kind) {
+      case Fill::Kind::kNormal:
+        values[k] = t.fill.a + t.fill.b * Gaussian(case_seed, stream, k);
+        break;
+      case Fill::Kind::kUniform:
+        values[k] = t.fill.a + (t.fill.b - t.fill.a) * Unit(StreamValue(case_seed, stream, k));
+        break;
+      case Fill::Kind::kConst:
+        values[k] = t.fill.a;
+        break;
+      case Fill::Kind::kPoison:
+        break;
+    }
+  }
+  t.SetValues(values);
+}
+
+void Materialize(Case& c) {
+  for (auto& t : c.tensors) MaterializeTensor(t, c.params.seed);
+}
+
+}  // namespace vt::conform

@@ -1,0 +1,92 @@
+// The case model: Params plus named tensors (dtype, shape, strides, role, the
+// bytes of their storage). A strided tensor's storage includes its gaps, which
+// are filled with NaN (floats) or a byte pattern so a kernel reading or
+// writing a gap is caught. Tensor contents derive only from (seed, tensor
+// name, element index): never from the thread count or the order of draws.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/core/params.h"
+#include "oracles/format.h"
+#include "vt/tensor.h"
+
+namespace vt::conform {
+
+enum class Role { kInput, kOutput, kInPlace };
+std::string_view Name(Role r);
+
+// How a tensor's logical elements are filled.
+struct Fill {
+  enum class Kind { kNormal, kUniform, kConst, kPoison } kind = Kind::kPoison;
+  double a = 0.0, b = 0.0;  // normal: mean a, stddev b; uniform: [a, b); const: a
+  static Fill Normal(double mean, double stddev) { return {Kind::kNormal, mean, stddev}; }
+  static Fill Uniform(double lo, double hi) { return {Kind::kUniform, lo, hi}; }
+  static Fill Const(double v) { return {Kind::kConst, v, 0.0}; }
+  static Fill Poison() { return {Kind::kPoison, 0.0, 0.0}; }
+};
+
+struct TensorData {
+  std::string name;
+  vt::DType dtype = vt::DType::kF32;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides;  // elements; contiguous unless a layout says otherwise
+  Role role = Role::kInput;
+  Fill fill;
+  // u8 payloads carry a semantic format (fp8 e4m3); floats use their dtype's.
+  oracle::Fmt fmt = oracle::Fmt::kF32;
+  // Negative-test knobs: bind a null pointer / claim another device.
+  bool null_data = false;
+  vt::DeviceType device = vt::DeviceType::kCPU;
+  // Bind this view onto another tensor's storage (+ offset elements of that
+  // tensor) to build overlapping operands.
+  std::string alias_of;
+  int64_t alias_offset = 0;
+  std::vector<uint8_t> storage;  // StorageElems() * element size bytes
+
+  int64_t Numel() const;
+  int64_t StorageElems() const;
+  bool IsContiguous() const;
+  vt::Tensor View(void* data) const;
+  // Element offsets (in storage elements) of the logical elements, row-major.
+  std::vector<int64_t> LogicalOffsets() const;
+  // Logical elements decoded to double (floats by dtype, u8 by fmt, ints as is).
+  std::vector<double> Values() const;
+  // Overwrite the logical elements, encoding each value to the dtype/fmt.
+  void SetValues(const std::vector<double>& values);
+  // Raw bytes of the logical elements, row-major (gaps dropped).
+  std::vector<uint8_t> LogicalBytes() const;
+  void SetContiguous();                       // strides = row-major of shape
+  void SetRowPadding(int64_t pad_elems);      // outer strides padded by pad elements
+};
+
+struct Case {
+  Params params;
+  std::vector<TensorData> tensors;
+
+  TensorData& Add(const std::string& name, vt::DType dtype, std::vector<int64_t> shape, Role role,
+                  Fill fill);
+  TensorData& Input(const std::string& name, vt::DType dtype, std::vector<int64_t> shape, Fill fill) {
+    return Add(name, dtype, std::move(shape), Role::kInput, fill);
+  }
+  TensorData& Output(const std::string& name, vt::DType dtype, std::vector<int64_t> shape) {
+    return Add(name, dtype, std::move(shape), Role::kOutput, Fill::Poison());
+  }
+  TensorData* Find(const std::string& name);
+  const TensorData* Find(const std::string& name) const;
+  const TensorData& Get(const std::string& name) const;
+  TensorData& Get(const std::string& name);
+  std::string Identity() const { return params.Identity(); }
+};
+
+// (Re)allocate storage for every tensor and fill it from the case seed.
+void Materialize(Case& c);
+void MaterializeTensor(TensorData& t, uint64_t case_seed);
+
+// Decode / encode one element of dtype (u8 through fmt).
+double DecodeElement(vt::DType dt, oracle::Fmt fmt, const uint8_t* p);
+void EncodeElement(vt::DType dt, oracle::Fmt fmt, double v, uint8_t* p);
+
+}  // namespace vt::conform

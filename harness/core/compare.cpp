@@ -1,0 +1,178 @@
+#include "harness/core/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+namespace vt::conform {
+namespace {
+
+struct Interval {
+  double lo, hi;
+};
+
+Interval Accept(const Tolerance& tol, oracle::Fmt fmt, double v, double e, double baseline) {
+  switch (tol.kind) {
+    case Tolerance::Kind::kExact: {
+      const double r = oracle::RoundReal(fmt, v);
+      return {r, r};
+    }
+    case Tolerance::Kind::kBound:
+      return {oracle::RoundReal(fmt, v - e), oracle::RoundReal(fmt, v + e)};
+    case Tolerance::Kind::kUlp: {
+      const double a = tol.ulps * oracle::UlpOf(fmt, v);
+      return {v - a, v + a};
+    }
+    case Tolerance::Kind::kBaseline: {
+      const double a = tol.c * baseline + tol.floor;
+      return {v - a, v + a};
+    }
+    case Tolerance::Kind::kGolden: {
+      const double a = tol.atol + tol.rtol * std::fabs(v);
+      return {v - a, v + a};
+    }
+  }
+  return {v, v};
+}
+
+std::vector<int64_t> Coord(const std::vector<int64_t>& shape, int64_t k) {
+  std::vector<int64_t> c(shape.size());
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    const int64_t ext = std::max<int64_t>(shape[d], 1);
+    c[d] = k % ext;
+    k /= ext;
+  }
+  return c;
+}
+
+bool SameValue(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+}  // namespace
+
+OutputCheck CheckOutput(const TensorData& got_t, const Expected& want, const Tolerance& tol,
+                        double max_zero_fraction) {
+  OutputCheck c;
+  c.name = got_t.name;
+  c.fmt = got_t.fmt;
+  c.tol = tol;
+  const std::vector<double> got = got_t.Values();
+  Metrics& m = c.m;
+  m.n = static_cast<int64_t>(got.size());
+  if (want.v.size() != got.size()) {
+    c.mistrust = "oracle produced " + std::to_string(want.v.size()) + " values for " +
+                 std::to_string(got.size()) + " elements";
+    return c;
+  }
+  double err2 = 0, ref2 = 0;
+  const std::vector<uint8_t> bytes = got_t.LogicalBytes();
+  const std::size_t es = vt::SizeOf(got_t.dtype);
+  std::vector<uint8_t> enc(es);
+  int64_t nonzero = 0;
+  // The scale of the signal: an element's tolerance is "vacuous" when it is
+  // wider than both its own value and 1% of the output's RMS. Near-zero
+  // elements (cancellation) may legitimately carry a bound above their value;
+  // a bound comparable to the signal itself cannot vouch for anything.
+  double sum_sq = 0.0;
+  int64_t finite = 0;
+  for (double v : want.v) {
+    if (std::isfinite(v)) {
+      sum_sq += v * v;
+      ++finite;
+    }
+  }
+  const double rms = finite > 0 ? std::sqrt(sum_sq / static_cast<double>(finite)) : 0.0;
+  for (int64_t k = 0; k < m.n; ++k) {
+    const double v = want.v[static_cast<std::size_t>(k)];
+    const double e = want.e.empty() ? 0.0 : want.e[static_cast<std::size_t>(k)];
+    const double g = got[static_cast<std::size_t>(k)];
+    EncodeElement(got_t.dtype, got_t.fmt, oracle::RoundReal(c.fmt, v), enc.data());
+    if (!std::equal(enc.begin(), enc.end(), bytes.begin() + k * static_cast<int64_t>(es))) m.bytes_equal = false;
+    if (std::isnan(v)) ++m.nans;
+    if (oracle::RoundReal(c.fmt, v) == 0.0) ++m.zeros;
+    const Interval a = Accept(tol, c.fmt, v, e, want.baseline_err);
+    if (v != 0.0 && !std::isnan(v)) {
+      ++nonzero;
+      const double half = 0.5 * (a.hi - a.lo);
+      if (!std::isfinite(half) || (half > std::fabs(v) && half > 0.01 * rms)) ++m.vacuous;
+    }
+    bool ok;
+    if (std::isnan(v) || std::isinf(v) || std::isnan(g) || std::isinf(g)) {
+      ok = SameValue(g, oracle::RoundReal(c.fmt, v)) || (std::isfinite(g) && g >= a.lo && g <= a.hi);
+    } else {
+      ok = g >= a.lo && g <= a.hi;
+    }
+    const double abs_err = SameValue(g, v) ? 0.0 : std::fabs(g - v);
+    const double rel_err = v != 0.0 ? abs_err / std::fabs(v) : (abs_err == 0.0 ? 0.0 : INFINITY);
+    const double ulp_err = abs_err / oracle::UlpOf(c.fmt, v);
+    // Headroom: error / what the rule allows. For exact/bound rules the final
+    // rounding to the output format is part of the allowance (half an ulp),
+    // so a correctly rounded result reads < 1 rather than exactly 1.
+    const bool rounded_rule = tol.kind == Tolerance::Kind::kExact || tol.kind == Tolerance::Kind::kBound;
+    const double allowed = rounded_rule ? e + 0.5 * oracle::UlpOf(c.fmt, v)
+                                        : (g >= v ? a.hi - v : v - a.lo);
+    double ratio = abs_err == 0.0 ? 0.0 : (allowed > 0.0 ? abs_err / allowed : INFINITY);
+    if (!ok) ratio = std::isfinite(ratio) ? std::max(ratio, 1.0 + 1e-9) : INFINITY;  // a failure reads > 1
+    if (std::isfinite(v) && std::isfinite(g)) {
+      err2 += (g - v) * (g - v);
+      ref2 += v * v;
+      m.max_abs = std::max(m.max_abs, abs_err);
+      m.max_rel = std::max(m.max_rel, rel_err);
+      m.max_ulp = std::max(m.max_ulp, ulp_err);
+    }
+    if (m.worst < 0 || ratio > m.headroom) {
+      m.headroom = ratio;
+      m.worst = k;
+      m.worst_expected = v;
+      m.worst_got = g;
+    }
+    if (!ok) {
+      ++m.bad;
+      if (static_cast<int>(c.first_bad.size()) < kMaxReported) {
+        c.first_bad.push_back({k, Coord(got_t.shape, k), v, g, a.lo, a.hi, abs_err, rel_err, ulp_err});
+      }
+    }
+  }
+  m.nmse = ref2 > 0 ? err2 / ref2 : (err2 > 0 ? INFINITY : 0.0);
+  if (m.n > 0) {
+    if (m.nans == m.n) {
+      c.mistrust = "the reference is all NaN";
+    } else if (m.zeros == m.n) {
+      c.mistrust = "the reference is all zero";
+    } else if (static_cast<double>(m.zeros) > max_zero_fraction * static_cast<double>(m.n)) {
+      c.mistrust = "the reference is mostly zero (" + std::to_string(m.zeros) + " of " +
+                   std::to_string(m.n) + " elements)";
+    } else if (nonzero > 0 && m.vacuous * 10 > nonzero) {
+      c.mistrust = "the tolerance is wider than the signal for " + std::to_string(m.vacuous) + " of " +
+                   std::to_string(nonzero) + " nonzero reference elements";
+    }
+  }
+  return c;
+}
+
+std::string FormatCheck(const OutputCheck& c) {
+  std::ostringstream os;
+  char buf[512];
+  for (const ElementError& b : c.first_bad) {
+    std::string coord = "[";
+    for (std::size_t d = 0; d < b.coord.size(); ++d) coord += (d ? "," : "") + std::to_string(b.coord[d]);
+    coord += "]";
+    std::snprintf(buf, sizeof buf,
+                  "  %s%s (flat %lld): expected %.9g, got %.9g, allowed [%.9g, %.9g]; abs %.3g rel %.3g ulp %.3g\n",
+                  c.name.c_str(), coord.c_str(), static_cast<long long>(b.index), b.expected, b.got,
+                  b.lo, b.hi, b.abs_err, b.rel_err, b.ulp_err);
+    os << buf;
+  }
+  std::snprintf(buf, sizeof buf,
+                "  %s: %lld/%lld bad under %s [%s]; max abs %.3g, max rel %.3g, max ulp %.3g (%s), nmse %.3g, headroom %.3g%s\n",
+                c.name.c_str(), static_cast<long long>(c.m.bad), static_cast<long long>(c.m.n),
+                c.tol.Describe().c_str(), c.tol.reason.c_str(), c.m.max_abs, c.m.max_rel, c.m.max_ulp,
+                std::string(oracle::Name(c.fmt)).c_str(), c.m.nmse, c.m.headroom,
+                c.m.bytes_equal ? ", bytes equal to the rounded oracle" : "");
+  os << buf;
+  if (!c.mistrust.empty()) os << "  " << c.name << ": MISTRUSTED: " << c.mistrust << "\n";
+  return os.str();
+}
+
+}  // namespace vt::conform

@@ -1,0 +1,61 @@
+// Output comparison: per-element acceptance intervals from a Tolerance, the
+// metrics every report carries (byte equality, max abs / rel / ulp error in the
+// output format, NMSE, headroom = worst error / allowed) and the trust checks
+// (a reference that is all zero, all NaN or mostly zero, or a tolerance that
+// admits zero for many elements, cannot vouch for a kernel: MISTRUSTED).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/core/case.h"
+#include "harness/core/tolerance.h"
+#include "oracles/format.h"
+
+namespace vt::conform {
+
+// The oracle's answer for one output, in logical row-major order.
+struct Expected {
+  std::vector<double> v;  // value (before the output's own rounding)
+  std::vector<double> e;  // bound on the kernel's deviation from v (Bounded oracle)
+  double baseline_err = 0.0;  // max |oracle<float> - oracle<double>| (baseline rule)
+};
+
+struct ElementError {
+  int64_t index = 0;
+  std::vector<int64_t> coord;
+  double expected = 0, got = 0, lo = 0, hi = 0;
+  double abs_err = 0, rel_err = 0, ulp_err = 0;
+};
+
+struct Metrics {
+  int64_t n = 0;
+  int64_t bad = 0;
+  bool bytes_equal = true;  // got's bytes == the oracle value encoded in the dtype
+  double max_abs = 0, max_rel = 0, max_ulp = 0, nmse = 0;
+  double headroom = 0;      // max over elements of |got - v| / allowed (pass <= 1)
+  int64_t worst = -1;       // element with the largest headroom
+  double worst_expected = 0, worst_got = 0;
+  int64_t zeros = 0, nans = 0, vacuous = 0;
+};
+
+struct OutputCheck {
+  std::string name;
+  oracle::Fmt fmt = oracle::Fmt::kF32;
+  Tolerance tol;
+  Metrics m;
+  std::vector<ElementError> first_bad;  // at most kMaxReported
+  std::string mistrust;                 // non-empty: why the reference cannot be trusted
+  bool passed() const { return m.bad == 0 && mistrust.empty(); }
+};
+
+inline constexpr int kMaxReported = 8;
+
+OutputCheck CheckOutput(const TensorData& got, const Expected& want, const Tolerance& tol,
+                        double max_zero_fraction);
+
+// Human-readable failure lines: the first bad elements and a summary line.
+std::string FormatCheck(const OutputCheck& c);
+
+}  // namespace vt::conform

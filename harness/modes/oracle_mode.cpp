@@ -1,0 +1,95 @@
+// oracle mode: run the kernel once (at the configured thread count) and hold
+// every output and in-place operand to the Bounded oracle under the output's
+// tolerance rule. Also: inputs must come back unchanged, guards and strided
+// gaps intact, and the reference must be trustworthy (MISTRUSTED otherwise).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "harness/catalog/claims.h"
+#include "harness/modes/mode.h"
+#include "vt/error.h"
+
+namespace vt::conform {
+namespace {
+
+class OracleMode : public Mode {
+ public:
+  std::string_view name() const override { return "oracle"; }
+  bool Covers(const OpSpec& op) const override { return op.oracle != nullptr && op.outputs != nullptr; }
+
+  std::vector<CaseRef> Enumerate(const OpSpec& op, const RunConfig& cfg) const override {
+    std::vector<CaseRef> refs;
+    for (const Params& p : TierCases(op, cfg, DrawCount(name(), cfg.tier))) refs.push_back({p.Identity(), p, "", ""});
+    return refs;
+  }
+
+  CaseResult Check(const OpSpec& op, const CaseRef& ref, const RunConfig& cfg) const override {
+    CaseResult r = StartResult(op, name(), ref, cfg);
+    const Case c = MakeCase(op, ref.params);
+    vt::ExecContext ctx;
+    ctx.threads = cfg.threads;
+    Execution run;
+    try {
+      run = Execute(op, c, ctx);
+    } catch (const std::exception& e) {
+      r.status = Outcome::kFailedError;
+      r.reason = std::string("refused or failed on a valid case: ") + e.what();
+      return r;
+    }
+    if (!run.guard_error.empty()) {
+      r.status = Outcome::kFailedError;
+      r.reason = "wrote outside its operands: " + run.guard_error;
+      return r;
+    }
+    for (const TensorData& t : c.tensors) {
+      if (t.role != Role::kInput) continue;
+      const std::string d = DiffBytes(t, run.after.Get(t.name));
+      if (!d.empty()) {
+        r.status = Outcome::kFailedError;
+        r.reason = "modified its input " + t.name + ": " + d;
+        return r;
+      }
+    }
+    const OracleResult want = op.oracle(c);
+    double headroom = 0.0;
+    bool bad = false;
+    std::string mistrust;
+    for (const OutputSpec& os : op.outputs(c)) {
+      const OutputCheck chk = CheckOutput(run.after.Get(os.tensor), want.at(os.tensor), os.tol, op.max_zero_fraction);
+      headroom = std::max(headroom, chk.m.headroom);
+      r.tolerance += (r.tolerance.empty() ? "" : "; ") + os.tensor + ": " + os.tol.Describe() + " (" + os.tol.reason + ")";
+      r.metrics[os.tensor] = {{"n", chk.m.n},
+                              {"bad", chk.m.bad},
+                              {"bytes_equal", chk.m.bytes_equal},
+                              {"max_abs", chk.m.max_abs},
+                              {"max_rel", chk.m.max_rel},
+                              {"max_ulp", chk.m.max_ulp},
+                              {"nmse", chk.m.nmse},
+                              {"headroom", chk.m.headroom},
+                              {"format", std::string(oracle::Name(chk.fmt))},
+                              {"tolerance", os.tol.Describe()}};
+      if (chk.m.bad > 0 || !chk.mistrust.empty()) r.detail += FormatCheck(chk);
+      if (chk.m.bad > 0 && !bad) {
+        bad = true;
+        r.reason = os.tensor + ": " + std::to_string(chk.m.bad) + " of " + std::to_string(chk.m.n) +
+                   " elements outside " + os.tol.Describe();
+      }
+      if (!chk.mistrust.empty() && mistrust.empty()) mistrust = os.tensor + ": " + chk.mistrust;
+    }
+    r.headroom = headroom;
+    if (bad) {
+      r.status = Outcome::kFailedIncorrect;
+    } else if (!mistrust.empty()) {
+      r.status = Outcome::kMistrusted;
+      r.reason = mistrust;
+    }
+    return r;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Mode> MakeOracleMode() { return std::make_unique<OracleMode>(); }
+
+}  // namespace vt::conform

@@ -1,0 +1,41 @@
+// The runner: (ops x modes x cases) with sharding, a progress line, a repro
+// line per failure and the final summary. The vt-conform CLI and the gtest
+// suites both drive checks through it.
+#include <functional>
+#pragma once
+
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/modes/mode.h"
+
+namespace vt::conform {
+
+struct Selection {
+  std::vector<const OpSpec*> ops;
+  std::vector<const Mode*> modes;
+  std::string case_id;  // non-empty: run exactly this case (repro)
+  int shard_index = 0, shard_count = 1;
+};
+
+struct Summary {
+  std::vector<CaseResult> results;
+  std::map<Outcome, int> counts;
+  std::map<std::string, int> skip_reasons;  // reason -> count (SKIPPED and UNSUPPORTED)
+  double seconds = 0.0;
+  int failures() const;
+  std::string FinalLine() const;  // "N passed, M failed, ..."
+};
+
+// The command line that reruns exactly one case.
+std::string ReproCommand(const CaseResult& r, const RunConfig& cfg);
+
+// Runs the selection. Progress and failures go to `log` as they happen.
+Summary RunSelection(const Selection& sel, const RunConfig& cfg, std::ostream& log, bool progress = true);
+
+// Runs one (op, mode) pair's cases without printing (gtest suites).
+std::vector<CaseResult> RunOpMode(const OpSpec& op, const Mode& mode, const RunConfig& cfg);
+
+}  // namespace vt::conform

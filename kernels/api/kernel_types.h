@@ -1,0 +1,32 @@
+// Backend kernel signatures, one per op. The API layer calls a kernel only
+// after validation, so kernels assume every contract in ops_*.h holds.
+#pragma once
+
+#include "vt/ops_act.h"
+#include "vt/ops_norm.h"
+
+namespace vt::kernel {
+
+using RmsNormFn = void(const ExecContext&, const Tensor& out, const Tensor& x, const Tensor& w,
+                       const RmsNormArgs&, const Tensor* residual);
+using RmsNormQuantFp8Fn = void(const ExecContext&, const Tensor& out_fp8, const Tensor* out_bf16,
+                               const Tensor& x, const Tensor& w, const RmsNormArgs&,
+                               const Tensor* residual, float input_scale);
+using L2NormFn = void(const ExecContext&, const Tensor& out, const Tensor& x, const L2NormArgs&);
+using RmsNormGatedFn = void(const ExecContext&, const Tensor& out, const Tensor& x,
+                            const Tensor& gate, const Tensor& w, const RmsNormGatedArgs&);
+using RmsNormGatedQuantFp8Fn = void(const ExecContext&, const Tensor& out_fp8, const Tensor& x,
+                                    const Tensor& gate, const Tensor& w, const RmsNormGatedArgs&,
+                                    float input_scale);
+using RmsNormGatedGroupFn = void(const ExecContext&, const Tensor& out, const Tensor& x,
+                                 const Tensor& gate, const Tensor* w, const RmsNormGatedGroupArgs&);
+// The Tier-1 interpreter (Tier 0 is composed from the standalone ops in the API).
+using FusedChainFn = void(const ExecContext&, const Tensor& out, const Tensor& x, const Tensor& w,
+                          const Tensor* residual, const FusedRecipe&, float eps);
+
+using UnaryFn = void(const ExecContext&, const Tensor& out, const Tensor& x);
+using ScalarUnaryFn = void(const ExecContext&, const Tensor& out, const Tensor& x, float scalar);
+using BinaryFn = void(const ExecContext&, const Tensor& out, const Tensor& a, const Tensor& b);
+using InPlaceColFn = void(const ExecContext&, const Tensor& x, const Tensor& col);
+
+}  // namespace vt::kernel

@@ -1,0 +1,136 @@
+// FusedChain: validates the canonical operands AND the recipe (hazard H-5:
+// the original sent Tier-1 recipes to the interpreter unvalidated), then runs
+// Tier 0 (the standalone ops the recipe stands for) or Tier 1 (interpreter).
+#include <string>
+
+#include "api/check.h"
+#include "api/kernel_types.h"
+#include "api/norm/norm_checks.h"
+#include "vt/registry.h"
+
+namespace vt {
+namespace {
+
+const char* SlotName(int slot) {
+  static const char* kNames[kNumFusedSlots] = {"x", "weight", "residual", "out"};
+  return slot >= 0 && slot < kNumFusedSlots ? kNames[slot] : "?";
+}
+
+const char* OpName(FusedOp op) {
+  switch (op) {
+    case FusedOp::kAdd: return "add";
+    case FusedOp::kMul: return "mul";
+    case FusedOp::kSilu: return "silu";
+    case FusedOp::kSigmoid: return "sigmoid";
+    case FusedOp::kRmsNorm: return "rms_norm";
+  }
+  return "?";
+}
+
+bool IsUnary(FusedOp op) { return op == FusedOp::kSilu || op == FusedOp::kSigmoid; }
+
+void CheckRecipe(const api::Checker& c, const FusedRecipe& r, bool has_residual) {
+  c.Require(r.n >= 1 && r.n <= kMaxFusedSteps,
+            "recipe must have 1..8 steps, got " + std::to_string(r.n));
+  bool out_written = false;
+  for (int s = 0; s < r.n; ++s) {
+    const FusedStep& st = r.steps[s];
+    const std::string at = "step " + std::to_string(s) + ": ";
+    c.Require(static_cast<int>(st.op) <= static_cast<int>(FusedOp::kRmsNorm),
+              at + "unknown opcode " + std::to_string(static_cast<int>(st.op)));
+    const int n_in = IsUnary(st.op) ? 1 : 2;
+    const uint8_t ins[2] = {st.in0, st.in1};
+    for (int k = 0; k < n_in; ++k) {
+      c.Require(ins[k] < kNumFusedSlots, at + "input slot " + std::to_string(ins[k]) +
+                                             " is outside the canonical slots 0..3");
+      c.Require(ins[k] != kSlotResidual || has_residual,
+                at + "reads residual but no residual operand was given");
+      c.Require(ins[k] != kSlotOut || out_written,
+                at + "reads out before any earlier step wrote it");
+    }
+    c.Require(st.out == kSlotResidual || st.out == kSlotOut,
+              at + "writes slot " + std::to_string(st.out) +
+                  "; only residual (2) and out (3) are writable");
+    c.Require(st.out != kSlotResidual || has_residual,
+              at + "writes residual but no residual operand was given");
+    c.Require(!st.gemma || st.op == FusedOp::kRmsNorm, at + "gemma applies to rms_norm steps only");
+    out_written = out_written || st.out == kSlotOut;
+  }
+  c.Require(out_written, "recipe never writes out");
+}
+
+// Tier 0 knows two recipes: rms_norm(x) and add(x, residual -> residual)
+// followed by rms_norm(residual). Anything else is refused, not approximated.
+bool IsCompositeRmsNorm(const FusedRecipe& r) {
+  const FusedStep& s = r.steps[0];
+  return r.n == 1 && s.op == FusedOp::kRmsNorm && s.in0 == kSlotX && s.in1 == kSlotWeight &&
+         s.out == kSlotOut;
+}
+
+bool IsCompositeAddRmsNorm(const FusedRecipe& r) {
+  if (r.n != 2) return false;
+  const FusedStep& a = r.steps[0];
+  const FusedStep& n = r.steps[1];
+  return a.op == FusedOp::kAdd && a.in0 == kSlotX && a.in1 == kSlotResidual &&
+         a.out == kSlotResidual && n.op == FusedOp::kRmsNorm && n.in0 == kSlotResidual &&
+         n.in1 == kSlotWeight && n.out == kSlotOut;
+}
+
+}  // namespace
+
+FusedRecipe RecipeRmsNorm(bool gemma) {
+  FusedRecipe r;
+  r.n = 1;
+  r.steps[0] = {FusedOp::kRmsNorm, kSlotX, kSlotWeight, kSlotOut, gemma};
+  return r;
+}
+
+FusedRecipe RecipeFusedAddRmsNorm(bool gemma) {
+  FusedRecipe r;
+  r.n = 2;
+  r.steps[0] = {FusedOp::kAdd, kSlotX, kSlotResidual, kSlotResidual, false};
+  r.steps[1] = {FusedOp::kRmsNorm, kSlotResidual, kSlotWeight, kSlotOut, gemma};
+  return r;
+}
+
+std::string Describe(const FusedRecipe& r) {
+  std::string s;
+  for (int i = 0; i < r.n && i < kMaxFusedSteps; ++i) {
+    const FusedStep& st = r.steps[i];
+    s += (i ? ";" : "") + std::string(OpName(st.op)) + "(" + SlotName(st.in0);
+    if (!IsUnary(st.op)) s += std::string(",") + SlotName(st.in1);
+    s += std::string("->") + SlotName(st.out) + (st.gemma ? ",gemma" : "") + ")";
+  }
+  return s;
+}
+
+void FusedChain(const ExecContext& ctx, const Tensor& out, const Tensor& x, const Tensor& weight,
+                const Tensor* residual, const FusedRecipe& recipe, const FusedChainArgs& args) {
+  const api::Checker c("fused_chain");
+  api::CheckRmsNormInputs(c, ctx, x, weight, args.eps, residual);
+  c.Operand(ctx, out, "out");
+  c.FloatOut(out, "out");
+  c.SameShape(out, "out", x, "x");
+  c.Contiguous(out, "out");
+  c.NoOverlap(out, "out", x, "x");
+  c.NoOverlap(out, "out", weight, "weight");
+  if (residual != nullptr) c.NoOverlap(out, "out", *residual, "residual");
+  CheckRecipe(c, recipe, residual != nullptr);
+  if (args.tier == FusedTier::kInterpreter) {
+    GetKernel<kernel::FusedChainFn>("fused_chain", ctx.backend)(ctx, out, x, weight, residual,
+                                                                recipe, args.eps);
+    return;
+  }
+  c.Require(args.tier == FusedTier::kComposite, "unknown tier");
+  const RmsNormArgs norm{args.eps, recipe.steps[recipe.n - 1].gemma};
+  if (IsCompositeRmsNorm(recipe)) {
+    RmsNorm(ctx, out, x, weight, norm, nullptr);
+  } else if (IsCompositeAddRmsNorm(recipe) && residual != nullptr) {
+    RmsNorm(ctx, out, x, weight, norm, residual);
+  } else {
+    c.Fail("the composite tier has no standalone-op form for recipe " + Describe(recipe) +
+           " (only rms_norm and add+rms_norm)");
+  }
+}
+
+}  // namespace vt

@@ -1,0 +1,23 @@
+#include "api/check.h"
+#include "api/kernel_types.h"
+#include "vt/registry.h"
+
+namespace vt {
+
+void L2Norm(const ExecContext& ctx, const Tensor& out, const Tensor& x, const L2NormArgs& args) {
+  const api::Checker c("l2_norm");
+  c.Operand(ctx, x, "x");
+  c.RankIn(x, "x", 2, 3);
+  c.FloatIn(x, "x");
+  c.Contiguous(x, "x");
+  c.Require(x.shape[x.rank - 1] > 0, "D = x's last dim must be > 0");
+  c.PositiveFinite(args.eps, "eps");
+  c.Operand(ctx, out, "out");
+  c.FloatOut(out, "out");
+  c.SameShape(out, "out", x, "x");
+  c.Contiguous(out, "out");
+  c.NoOverlap(out, "out", x, "x");
+  GetKernel<kernel::L2NormFn>("l2_norm", ctx.backend)(ctx, out, x, args);
+}
+
+}  // namespace vt

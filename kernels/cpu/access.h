@@ -1,0 +1,75 @@
+// Element access for CPU kernels: widen f32/f16/bf16 storage to f32 on load,
+// round (ties to even) to the storage dtype on store. memcpy keeps both safe
+// for unaligned views. The API layer has already refused every other dtype.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "vt/codec.h"
+#include "vt/tensor.h"
+
+namespace vt::cpu {
+
+inline float LoadF32(const Tensor& t, int64_t elem) {
+  const auto* base = static_cast<const unsigned char*>(t.data);
+  switch (t.dtype) {
+    case DType::kF32: {
+      float f;
+      std::memcpy(&f, base + elem * 4, 4);
+      return f;
+    }
+    case DType::kF16: {
+      uint16_t h;
+      std::memcpy(&h, base + elem * 2, 2);
+      return F16ToF32(h);
+    }
+    case DType::kBF16: {
+      uint16_t b;
+      std::memcpy(&b, base + elem * 2, 2);
+      return BF16ToF32(b);
+    }
+    default:
+      return std::nanf("");  // unreachable: validated upstream
+  }
+}
+
+inline void StoreF32(const Tensor& t, int64_t elem, float v) {
+  auto* base = static_cast<unsigned char*>(t.data);
+  switch (t.dtype) {
+    case DType::kF32:
+      std::memcpy(base + elem * 4, &v, 4);
+      break;
+    case DType::kF16: {
+      const uint16_t h = F32ToF16(v);
+      std::memcpy(base + elem * 2, &h, 2);
+      break;
+    }
+    case DType::kBF16: {
+      const uint16_t b = F32ToBF16(v);
+      std::memcpy(base + elem * 2, &b, 2);
+      break;
+    }
+    default:
+      break;  // unreachable: validated upstream
+  }
+}
+
+inline void StoreU8(const Tensor& t, int64_t elem, uint8_t v) {
+  static_cast<unsigned char*>(t.data)[elem] = v;
+}
+
+// The value v reads back as after a store to / load from dtype dt.
+inline float RoundThrough(DType dt, float v) {
+  switch (dt) {
+    case DType::kF16: return F16ToF32(F32ToF16(v));
+    case DType::kBF16: return BF16ToF32(F32ToBF16(v));
+    default: return v;
+  }
+}
+
+inline float SiluF32(float z) { return z / (1.0f + std::exp(-z)); }
+inline float SigmoidF32(float z) { return 1.0f / (1.0f + std::exp(-z)); }
+
+}  // namespace vt::cpu

@@ -1,0 +1,30 @@
+// rms_norm CPU kernel. Contract (validated by vt::RmsNorm): x/out/residual
+// contiguous [T,H], weight [H], H > 0. Work split: output rows; each row's f32
+// sum of squares stays on one thread, so bytes do not depend on threads.
+#include "api/kernel_types.h"
+#include "cpu/norm/norm_rows.h"
+#include "vt/registry.h"
+#include "vt/threadpool.h"
+
+namespace vt::cpu {
+namespace {
+
+void RmsNormCpu(const ExecContext& ctx, const Tensor& out, const Tensor& x, const Tensor& w,
+                const RmsNormArgs& args, const Tensor* residual) {
+  const int64_t rows = x.shape[0], h = x.shape[1];
+  ParallelForRows(ctx, rows, [&](int64_t r0, int64_t r1) {
+    for (int64_t i = r0; i < r1; ++i) {
+      const int64_t base = i * h;
+      const float inv = RmsRowInv(x, residual, base, h, args.eps);
+      for (int64_t j = 0; j < h; ++j) {
+        StoreF32(out, base + j, RmsRowValue(x, residual, base + j) * inv * RmsWeight(w, j, args.gemma));
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void Register_rms_norm() { RegisterTyped<kernel::RmsNormFn>("rms_norm", Backend::kCPU, &RmsNormCpu); }
+
+}  // namespace vt::cpu

@@ -1,0 +1,10 @@
+// The vt kernel set's public API: one function per op.
+#pragma once
+
+#include "vt/codec.h"
+#include "vt/context.h"
+#include "vt/error.h"
+#include "vt/ops_act.h"
+#include "vt/ops_norm.h"
+#include "vt/registry.h"
+#include "vt/tensor.h"
