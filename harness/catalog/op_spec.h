@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,25 @@ struct Claim {
   std::function<ClaimOutcome(const OpSpec&, const Case&, const vt::ExecContext&)> check;
 };
 
+// A recorded golden (upstream vLLM capture, harness/golden) mapped onto one of
+// this op's cases: the case to run and which of its tensors to compare with
+// which golden tensor. A golden variant the op cannot express throws
+// GoldenUnsupported with the reason (reported UNSUPPORTED, never passed).
+struct GoldenCase;
+struct GoldenMapping {
+  Case c;
+  std::vector<std::pair<std::string, std::string>> compare;  // case tensor -> golden tensor
+  std::string run_op;  // the catalog op that runs the case; empty: the adapter's own op
+};
+struct GoldenAdapter {
+  std::string manifest_op;  // the manifest's "op" ("rmsnorm", "l2norm", ...)
+  std::function<GoldenMapping(const GoldenCase&)> map;
+};
+class GoldenUnsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct OpSpec {
   std::string name;
   std::string family;
@@ -66,6 +86,7 @@ struct OpSpec {
   std::function<std::vector<OutputSpec>(const Case&)> outputs;
   std::vector<ErrorCase> errors;
   std::vector<Claim> claims;
+  std::vector<GoldenAdapter> goldens;
 
   // A reference with more zeros than this fraction is MISTRUSTED.
   double max_zero_fraction = 0.5;

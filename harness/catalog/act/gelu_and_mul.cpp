@@ -1,5 +1,6 @@
 // Catalog entry: gelu_and_mul (vLLM GeluAndMul(approximate="tanh"): Gemma's GeGLU).
 #include "harness/catalog/act/act_entry.h"
+#include "harness/golden/golden_check.h"
 #include "oracles/act/gelu_and_mul.h"
 #include "vt/ops.h"
 
@@ -48,6 +49,25 @@ std::vector<OutputSpec> Outputs(const Case&) {
                         "(docs/tolerance.md)")}};
 }
 
+// vLLM GeluAndMul(approximate="tanh") goldens: x [..., 2D] -> out [..., D]; leading dims flattened.
+GoldenMapping GoldenGeluAndMul(const GoldenCase& g) {
+  GoldenMapping m;
+  const std::string approx = g.args.value("approximate", "tanh");
+  if (approx != "tanh") throw GoldenUnsupported("gelu approximate='" + approx + "' (only the tanh form)");
+  const TensorData x = AsRows(GoldenTensor(g, "x", "x", Role::kInput));
+  const std::string out = GoldenPick(g, {"out", "y"});
+  if (x.shape[1] % 2 != 0) throw GoldenUnsupported("x's last dim is odd");
+  Params p("gelu_and_mul");
+  p.Set("x", DTypeKey(x));
+  p.Set("out", DTypeKey(g.Get(out)));
+  p.Set("T", x.shape[0]);
+  p.Set("D", x.shape[1] / 2);
+  m.c.params = p;
+  m.c.tensors = {x, AsRows(GoldenOutputLike(g, out, "out"))};
+  m.compare = {{"out", out}};
+  return m;
+}
+
 }  // namespace
 
 OpSpec Spec_gelu_and_mul() {
@@ -69,6 +89,7 @@ OpSpec Spec_gelu_and_mul() {
               mut::OtherDevice("out"),           mut::Alias("out", "x")};
   // No other op evaluates GELU-tanh, so the only bit-exact claim is batch invariance.
   s.claims = {RowSlice({"x", "out"})};
+  s.goldens = {{"gelu_and_mul", GoldenGeluAndMul}, {"gelu_tanh_and_mul", GoldenGeluAndMul}};
   return s;
 }
 

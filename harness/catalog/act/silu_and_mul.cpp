@@ -1,5 +1,6 @@
 // Catalog entry: silu_and_mul (vLLM SiluAndMul: the SwiGLU of Llama/Qwen MLPs).
 #include "harness/catalog/act/act_entry.h"
+#include "harness/golden/golden_check.h"
 #include "oracles/act/silu_and_mul.h"
 #include "vt/ops.h"
 
@@ -67,6 +68,23 @@ Case AsMoeSiluMul(const Case& c) {
   return m;
 }
 
+// vLLM SiluAndMul goldens: x [..., 2D] -> out [..., D]; leading dims flattened.
+GoldenMapping GoldenSiluAndMul(const GoldenCase& g) {
+  GoldenMapping m;
+  const TensorData x = AsRows(GoldenTensor(g, "x", "x", Role::kInput));
+  const std::string out = GoldenPick(g, {"out", "y"});
+  if (x.shape[1] % 2 != 0) throw GoldenUnsupported("x's last dim is odd");
+  Params p("silu_and_mul");
+  p.Set("x", DTypeKey(x));
+  p.Set("out", DTypeKey(g.Get(out)));
+  p.Set("T", x.shape[0]);
+  p.Set("D", x.shape[1] / 2);
+  m.c.params = p;
+  m.c.tensors = {x, AsRows(GoldenOutputLike(g, out, "out"))};
+  m.compare = {{"out", out}};
+  return m;
+}
+
 }  // namespace
 
 OpSpec Spec_silu_and_mul() {
@@ -93,6 +111,7 @@ OpSpec Spec_silu_and_mul() {
              "silu_and_mul(x) == moe_silu_mul(gate = x[:, :D], up = x[:, D:]) with the same out dtype",
              {}, "moe_silu_mul", AsMoeSiluMul, {{"out", "out"}}),
   };
+  s.goldens = {{"silu_and_mul", GoldenSiluAndMul}};
   return s;
 }
 

@@ -1,5 +1,6 @@
 // Catalog entry: l2_norm (FLA l2norm_fwd, used on q/k in GDN/KDA).
 #include "harness/catalog/entry.h"
+#include "harness/golden/golden_check.h"
 #include "oracles/norm/l2_norm.h"
 #include "vt/ops.h"
 
@@ -60,6 +61,24 @@ Case AsRank2(const Case& c) {
   return d;
 }
 
+// FLA l2norm_fwd goldens: {eps}; x, out of any rank, normalised over the last dim.
+GoldenMapping GoldenL2Norm(const GoldenCase& g) {
+  GoldenMapping m;
+  const TensorData x = AsRows(GoldenTensor(g, "x", "x", Role::kInput));
+  const std::string out = GoldenPick(g, {"out", "y"});
+  Params p("l2_norm");
+  p.Set("x", DTypeKey(x));
+  p.Set("out", DTypeKey(g.Get(out)));
+  p.Set("rank", 2);
+  p.Set("T", x.shape[0]);
+  p.Set("D", x.shape[1]);
+  p.Set("eps", g.args.value("eps", 1e-6));
+  m.c.params = p;
+  m.c.tensors = {x, AsRows(GoldenOutputLike(g, out, "out"))};
+  m.compare = {{"out", out}};
+  return m;
+}
+
 }  // namespace
 
 OpSpec Spec_l2_norm() {
@@ -83,6 +102,7 @@ OpSpec Spec_l2_norm() {
                      [](const Params& p) { return p.Int("rank") == 3; }, "l2_norm", AsRank2,
                      {{"out", "out"}}),
               RowSlice({"x", "out"})};
+  s.goldens = {{"l2norm", GoldenL2Norm}, {"l2_norm", GoldenL2Norm}};
   return s;
 }
 

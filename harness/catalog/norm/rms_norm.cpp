@@ -1,5 +1,6 @@
 // Catalog entry: rms_norm (vLLM RMSNorm / GemmaRMSNorm / fused_add_rms_norm).
 #include "harness/catalog/entry.h"
+#include "harness/golden/golden_check.h"
 #include "oracles/norm/rms_norm.h"
 #include "vt/ops.h"
 
@@ -92,6 +93,31 @@ Case GemmaFolded(const Case& c) {
   return d;
 }
 
+// vLLM RMSNorm / GemmaRMSNorm goldens: {eps, gemma, fused_residual}; x, weight,
+// out, and residual_in -> residual_out for the fused add. Leading dims of x are
+// flattened into rows.
+GoldenMapping GoldenRmsNorm(const GoldenCase& g) {
+  GoldenMapping m;
+  const bool fused = g.args.value("fused_residual", false);
+  const TensorData x = AsRows(GoldenTensor(g, "x", "x", Role::kInput));
+  Params p("rms_norm");
+  p.Set("x", DTypeKey(x));
+  p.Set("w", DTypeKey(g.Get("weight")));
+  p.Set("out", DTypeKey(g.Get("out")));
+  p.Set("T", x.shape[0]);
+  p.Set("H", x.shape[1]);
+  p.Set("gemma", g.args.value("gemma", false) ? 1 : 0);
+  p.Set("residual", fused ? DTypeKey(g.Get("residual_in")) : "none");
+  p.Set("eps", g.args.value("eps", 1e-6));
+  m.c.params = p;
+  m.c.tensors = {x, GoldenTensor(g, "weight", "weight", Role::kInput)};
+  if (fused) m.c.tensors.push_back(AsRows(GoldenTensor(g, "residual_in", "residual", Role::kInPlace)));
+  m.c.tensors.push_back(AsRows(GoldenOutputLike(g, "out", "out")));
+  m.compare = {{"out", "out"}};
+  if (fused) m.compare.push_back({"residual", GoldenPick(g, {"residual_out"})});
+  return m;
+}
+
 }  // namespace
 
 OpSpec Spec_rms_norm() {
@@ -126,6 +152,7 @@ OpSpec Spec_rms_norm() {
              {{"out", "out"}, {"residual", "residual"}}),
       RowSlice({"x", "residual", "out"}),
   };
+  s.goldens = {{"rmsnorm", GoldenRmsNorm}, {"rms_norm", GoldenRmsNorm}};
   return s;
 }
 

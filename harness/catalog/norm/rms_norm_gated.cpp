@@ -1,6 +1,7 @@
 // Catalog entry: rms_norm_gated (FLA rmsnorm_fn / vLLM RMSNormGated; Qwen3-Next
 // silu gate, KDA sigmoid gate; the gate may be a padded-token-stride view).
 #include "harness/catalog/norm/norm_entry.h"
+#include "harness/golden/golden_check.h"
 #include "oracles/norm/rms_norm_gated.h"
 #include "vt/ops.h"
 
@@ -66,6 +67,47 @@ Case AsRank2(const Case& c) {
   return d;
 }
 
+// FLA rmsnorm_fn / vLLM RMSNormGated goldens: {eps, norm_before_gate,
+// activation silu|swish|sigmoid, group_size}. Norm-before-gate with no groups
+// (or one group of D) is rms_norm_gated; gate-before-norm with a silu gate is
+// the Mamba2 form, rms_norm_gated_group with D / group_size groups.
+GoldenMapping GoldenRmsNormGated(const GoldenCase& g) {
+  GoldenMapping m;
+  const std::string act = g.args.value("activation", "silu");
+  if (act != "silu" && act != "swish" && act != "sigmoid") throw GoldenUnsupported("activation '" + act + "'");
+  const bool before = g.args.value("norm_before_gate", true);
+  const std::string gate_name = GoldenPick(g, {"gate", "z"});
+  const TensorData x = AsRows(GoldenTensor(g, "x", "x", Role::kInput));
+  const int64_t d = x.shape[1];
+  int64_t group = d;
+  if (g.args.contains("group_size") && g.args["group_size"].is_number_integer()) group = g.args["group_size"].get<int64_t>();
+  if (group <= 0 || d % group != 0) throw GoldenUnsupported("group_size " + std::to_string(group) + " does not divide D");
+  Params p(before ? "rms_norm_gated" : "rms_norm_gated_group");
+  p.Set("x", DTypeKey(x));
+  p.Set("gate", DTypeKey(g.Get(gate_name)));
+  p.Set("w", DTypeKey(g.Get("weight")));
+  p.Set("out", DTypeKey(g.Get("out")));
+  p.Set("rank", 2);
+  p.Set("T", x.shape[0]);
+  if (before) {
+    if (group != d) throw GoldenUnsupported("norm_before_gate with group_size < D");
+    p.Set("D", d);
+    p.Set("pad", 0);
+    p.Set("sigmoid", act == "sigmoid" ? 1 : 0);
+  } else {
+    if (act == "sigmoid") throw GoldenUnsupported("gate-before-norm with a sigmoid gate");
+    p.Set("n_groups", d / group);
+    p.Set("group", group);
+    m.run_op = "rms_norm_gated_group";
+  }
+  p.Set("eps", g.args.value("eps", 1e-6));
+  m.c.params = p;
+  m.c.tensors = {x, AsRows(GoldenTensor(g, gate_name, "gate", Role::kInput)),
+                 GoldenTensor(g, "weight", "weight", Role::kInput), AsRows(GoldenOutputLike(g, "out", "out"))};
+  m.compare = {{"out", "out"}};
+  return m;
+}
+
 }  // namespace
 
 OpSpec Spec_rms_norm_gated() {
@@ -94,6 +136,7 @@ OpSpec Spec_rms_norm_gated() {
                      [](const Params& p) { return p.Int("rank") == 3 && p.Int("pad") == 0; },
                      "rms_norm_gated", AsRank2, {{"out", "out"}}),
               RowSlice({"x", "gate", "out"})};
+  s.goldens = {{"rmsnorm_gated", GoldenRmsNormGated}, {"rms_norm_gated", GoldenRmsNormGated}};
   return s;
 }
 

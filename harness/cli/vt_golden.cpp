@@ -1,0 +1,150 @@
+// vt-golden: recorded upstream goldens against the kernels.
+//   vt-golden check DIR... [--json FILE] [--threads N] [--quiet]
+//       every case folder (a folder with manifest.json) under DIR...: its status,
+//       the measured error next to the manifest's atol/rtol and next to the
+//       project's own tolerance model; final line "N passed, M failed, K unsupported";
+//       exit 0 only when nothing failed (UNSUPPORTED ops are reported, not failed).
+//   vt-golden lock DIR... --out FILE
+//       record the sha256 of every file's data of every case, keyed by the manifest's
+//       sha256, so a later corrupted byte in a known case is refused by name
+//       (golden/checksums/*.json are read by every load).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "harness/golden/golden_check.h"
+#include "harness/golden/sha256.h"
+#include "harness/runner/results_doc.h"
+#include "harness/runner/runner.h"
+
+namespace {
+
+using namespace vt::conform;
+namespace fs = std::filesystem;
+
+constexpr const char* kUsage =
+    "usage: vt-golden check DIR... [--json FILE] [--threads N] [--quiet]\n"
+    "       vt-golden lock DIR... --out FILE\n";
+
+int Check(const std::vector<std::string>& roots, const std::string& json, int threads, bool quiet,
+          const std::string& command) {
+  RunConfig cfg;
+  cfg.threads = threads;
+  cfg.golden_dirs = roots;
+  std::vector<std::string> dirs;
+  try {
+    dirs = FindGoldenDirs(roots);
+  } catch (const GoldenError& e) {
+    std::cerr << "vt-golden: " << e.what() << "\n";
+    return 2;
+  }
+  Summary s;
+  for (const std::string& dir : dirs) {
+    CaseResult r = CheckGoldenDir(dir, cfg);
+    r.repro = "vt-golden check '" + dir + "'";
+    ++s.counts[r.status];
+    std::cout << Name(r.status) << " " << fs::path(dir).filename().string() << " [" << r.op << "]";
+    if (!r.reason.empty()) std::cout << ": " << r.reason;
+    std::cout << "\n";
+    if (!quiet || IsFailure(r.status)) std::cout << r.detail;
+    if (IsFailure(r.status)) std::cout << "  repro: " << r.repro << "\n";
+    if (r.status == Outcome::kUnsupported) ++s.skip_reasons[r.reason];
+    s.results.push_back(std::move(r));
+  }
+  auto get = [&](Outcome o) { return s.counts.count(o) ? s.counts.at(o) : 0; };
+  const int failed = get(Outcome::kFailedIncorrect) + get(Outcome::kFailedError) + get(Outcome::kMistrusted);
+  if (!json.empty()) {
+    RunMeta meta;
+    meta.tool = "vt-golden";
+    meta.command = command;
+    std::ofstream f(json);
+    f << ResultsDocument(s, cfg, meta).dump(1) << "\n";
+    if (!f) {
+      std::cerr << "vt-golden: cannot write " << json << "\n";
+      return 2;
+    }
+    std::cout << "json: " << json << "\n";
+  }
+  std::cout << get(Outcome::kPassed) << " passed, " << failed << " failed, " << get(Outcome::kUnsupported)
+            << " unsupported\n";
+  if (dirs.empty()) {
+    std::cout << "vt-golden: no case folder (with manifest.json) under the given paths\n";
+    return 1;
+  }
+  return failed == 0 ? 0 : 1;
+}
+
+int Lock(const std::vector<std::string>& roots, const std::string& out) {
+  nlohmann::ordered_json doc;
+  doc["note"] = "sha256 of recorded golden files, keyed by the sha256 of their manifest.json; written by vt-golden lock";
+  nlohmann::ordered_json cases = nlohmann::ordered_json::object();
+  for (const std::string& dir : FindGoldenDirs(roots)) {
+    std::ifstream mf(fs::path(dir) / "manifest.json", std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(mf)), std::istreambuf_iterator<char>());
+    const auto manifest = nlohmann::ordered_json::parse(text);
+    nlohmann::ordered_json files = nlohmann::ordered_json::object();
+    for (const auto& [name, spec] : manifest["tensors"].items()) {
+      const std::string file = spec["file"].get<std::string>();
+      files[file] = Sha256Hex(ReadNpy((fs::path(dir) / file).string()).data);  // data bytes, as manifests do
+    }
+    cases[Sha256Hex(text)] = {{"case", fs::path(dir).filename().string()}, {"files", files}};
+  }
+  doc["cases"] = cases;
+  std::ofstream f(out);
+  f << doc.dump(1) << "\n";
+  if (!f) {
+    std::cerr << "vt-golden: cannot write " << out << "\n";
+    return 2;
+  }
+  std::cout << "locked " << cases.size() << " cases into " << out << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string sub = argv[1];
+  std::vector<std::string> dirs;
+  std::string json, out;
+  int threads = 0;
+  bool quiet = false;
+  std::string command = "vt-golden";
+  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "vt-golden: " << a << " needs a value\n" << kUsage;
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--json") {
+      json = next();
+    } else if (a == "--threads") {
+      threads = std::stoi(next());
+    } else if (a == "--out") {
+      out = next();
+    } else if (a == "--quiet") {
+      quiet = true;
+    } else if (!a.empty() && a[0] == '-') {
+      std::cerr << "vt-golden: unknown option " << a << "\n" << kUsage;
+      return 2;
+    } else {
+      dirs.push_back(a);
+    }
+  }
+  if (dirs.empty()) {
+    std::cerr << "vt-golden: give at least one folder\n" << kUsage;
+    return 2;
+  }
+  if (sub == "check") return Check(dirs, json, threads, quiet, command);
+  if (sub == "lock" && !out.empty()) return Lock(dirs, out);
+  std::cerr << kUsage;
+  return 2;
+}

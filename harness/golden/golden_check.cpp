@@ -1,0 +1,220 @@
+#include "harness/golden/golden_check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "harness/catalog/catalog.h"
+#include "harness/catalog/claims.h"
+
+namespace vt::conform {
+namespace {
+
+struct Side {
+  int64_t n = 0, bad = 0, nonfinite = 0;
+  double max_abs = 0, max_rel = 0, headroom = 0;
+  int64_t outside_model = 0;  // golden values outside our own tolerance interval
+  double model_ulps = 0;      // max |golden - oracle| in ulps of the output format
+  std::string first_bad;
+};
+
+Side Compare(const TensorData& got_t, const TensorData& want_t, const Expected* own, double atol, double rtol) {
+  Side s;
+  const auto got = got_t.Values(), want = want_t.Values();
+  s.n = static_cast<int64_t>(got.size());
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    const double g = got[k], w = want[k];
+    if (!std::isfinite(g) || !std::isfinite(w)) {
+      // A golden cannot vouch for a non-finite value (the reference runner's rule).
+      ++s.nonfinite;
+      ++s.bad;
+      continue;
+    }
+    const double d = std::fabs(g - w), allowed = atol + rtol * std::fabs(w);
+    s.max_abs = std::max(s.max_abs, d);
+    s.max_rel = std::max(s.max_rel, w != 0 ? d / std::fabs(w) : (d == 0 ? 0.0 : INFINITY));
+    s.headroom = std::max(s.headroom, allowed > 0 ? d / allowed : (d == 0 ? 0.0 : INFINITY));
+    if (d > allowed) {
+      if (s.bad == 0) {
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "first at flat %zu: golden %.9g, got %.9g (|d| %.3g > %.3g)", k, w, g, d, allowed);
+        s.first_bad = buf;
+      }
+      ++s.bad;
+    }
+    if (own != nullptr && k < own->v.size()) {
+      const double v = own->v[k], e = own->e.empty() ? 0.0 : own->e[k];
+      const double lo = oracle::RoundReal(got_t.fmt, v - e), hi = oracle::RoundReal(got_t.fmt, v + e);
+      if (w < lo || w > hi) ++s.outside_model;
+      s.model_ulps = std::max(s.model_ulps, std::fabs(w - v) / oracle::UlpOf(got_t.fmt, v));
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+std::pair<const OpSpec*, const GoldenAdapter*> FindGoldenAdapter(const std::string& manifest_op) {
+  for (const OpSpec& op : Catalog()) {
+    for (const GoldenAdapter& a : op.goldens) {
+      if (a.manifest_op == manifest_op) return {&op, &a};
+    }
+  }
+  return {nullptr, nullptr};
+}
+
+TensorData GoldenTensor(const GoldenCase& g, const std::string& name, const std::string& as, Role role) {
+  TensorData t = g.Get(name);
+  t.name = as;
+  t.role = role;
+  return t;
+}
+
+TensorData GoldenOutputLike(const GoldenCase& g, const std::string& name, const std::string& as) {
+  const TensorData& src = g.Get(name);
+  TensorData t;
+  t.name = as;
+  t.dtype = src.dtype;
+  t.fmt = src.fmt;
+  t.shape = src.shape;
+  t.role = Role::kOutput;
+  t.SetContiguous();
+  MaterializeTensor(t, 0);
+  return t;
+}
+
+TensorData AsRows(TensorData t) {
+  const int64_t last = t.shape.empty() ? 1 : t.shape.back();
+  t.shape = {last == 0 ? 0 : t.Numel() / last, last};
+  t.SetContiguous();
+  return t;
+}
+
+std::string DTypeKey(const TensorData& t) { return std::string(vt::Name(t.dtype)); }
+
+std::string GoldenPick(const GoldenCase& g, std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    if (g.Has(n)) return n;
+  }
+  std::string all;
+  for (const char* n : names) all += std::string(all.empty() ? "" : "/") + n;
+  throw GoldenUnsupported("the manifest has no tensor " + all);
+}
+
+CaseResult CheckGoldenDir(const std::string& dir, const RunConfig& cfg) {
+  CaseResult r;
+  r.id = dir;
+  r.mode = "golden";
+  r.tier = cfg.tier;
+  GoldenCase g;
+  try {
+    g = LoadGolden(dir);
+  } catch (const GoldenError& e) {
+    const std::string op = PeekManifestOp(dir);
+    r.op = op.empty() ? "?" : op;
+    r.status = Outcome::kFailedError;
+    r.reason = std::string("refused: ") + e.what();
+    return r;
+  }
+  auto [op, adapter] = FindGoldenAdapter(g.op);
+  if (op == nullptr) {
+    r.op = g.op;
+    r.status = Outcome::kUnsupported;
+    r.reason = "no catalog op maps manifest op '" + g.op + "' yet";
+    return r;
+  }
+  r.op = op->name;
+  if (!g.atol || !g.rtol) {
+    r.status = Outcome::kFailedError;
+    r.reason = "refused: " + dir + "/manifest.json: no 'tol' {atol, rtol} to judge the outputs by";
+    return r;
+  }
+  GoldenMapping map;
+  try {
+    map = adapter->map(g);
+  } catch (const GoldenUnsupported& e) {
+    r.status = Outcome::kUnsupported;
+    r.reason = op->name + " cannot express this '" + g.op + "' case: " + e.what();
+    return r;
+  } catch (const GoldenError& e) {
+    r.status = Outcome::kFailedError;
+    r.reason = std::string("refused: ") + e.what();
+    return r;
+  }
+  if (!map.run_op.empty()) {
+    op = FindOp(map.run_op);
+    if (op == nullptr) throw std::logic_error("golden adapter names unknown op " + map.run_op);
+    r.op = op->name;
+  }
+  r.seed = map.c.params.seed;
+  Execution one, many;
+  try {
+    one = Execute(*op, map.c, vt::ExecContext{vt::Backend::kCPU, 1, false});
+    many = Execute(*op, map.c, vt::ExecContext{vt::Backend::kCPU, cfg.threads, false});
+  } catch (const std::exception& e) {
+    r.status = Outcome::kFailedError;
+    r.reason = op->name + " refused or failed on the golden's operands: " + e.what();
+    return r;
+  }
+  if (!one.guard_error.empty() || !many.guard_error.empty()) {
+    r.status = Outcome::kFailedError;
+    r.reason = "wrote outside its operands: " + one.guard_error + many.guard_error;
+    return r;
+  }
+  OracleResult own;
+  std::string own_error;
+  try {
+    own = op->oracle(map.c);
+  } catch (const std::exception& e) {
+    own_error = e.what();
+  }
+  for (const OutputSpec& o : op->outputs(map.c)) {
+    r.tolerance += (r.tolerance.empty() ? "" : "; ") + o.tensor + ": own " + o.tol.Describe();
+  }
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "golden(atol=%g, rtol=%g) from the manifest", *g.atol, *g.rtol);
+  r.tolerance = std::string(buf) + (r.tolerance.empty() ? "" : "; " + r.tolerance);
+  double headroom = 0;
+  for (const auto& [case_name, golden_name] : map.compare) {
+    const TensorData& got = one.after.Get(case_name);
+    const TensorData& want = g.Get(golden_name);
+    const std::string d = DiffBytes(got, many.after.Get(case_name));
+    if (!d.empty()) {
+      r.status = Outcome::kFailedIncorrect;
+      r.reason = "threads=1 and threads=" + std::to_string(cfg.threads) + " differ: " + d;
+      return r;
+    }
+    if (got.Numel() != want.Numel()) {
+      r.status = Outcome::kFailedError;
+      r.reason = golden_name + ": golden has " + std::to_string(want.Numel()) + " elements, " + case_name +
+                 " has " + std::to_string(got.Numel());
+      return r;
+    }
+    const auto it = own.find(case_name);
+    const Side s = Compare(got, want, it == own.end() ? nullptr : &it->second, *g.atol, *g.rtol);
+    headroom = std::max(headroom, s.headroom);
+    r.metrics[golden_name] = {{"n", s.n},           {"bad", s.bad},
+                              {"max_abs", s.max_abs}, {"max_rel", s.max_rel},
+                              {"headroom", s.headroom}, {"atol", *g.atol},
+                              {"rtol", *g.rtol},      {"golden_outside_own_model", s.outside_model},
+                              {"golden_vs_oracle_max_ulp", s.model_ulps}, {"format", std::string(oracle::Name(got.fmt))}};
+    std::snprintf(buf, sizeof buf,
+                  "  %s (%s): %lld/%lld outside atol %g + rtol %g; max abs %.3g, max rel %.3g, headroom %.3g; "
+                  "own model: upstream %lld/%lld outside our bound, max %.3g ulp from our oracle\n",
+                  golden_name.c_str(), case_name.c_str(), static_cast<long long>(s.bad), static_cast<long long>(s.n),
+                  *g.atol, *g.rtol, s.max_abs, s.max_rel, s.headroom, static_cast<long long>(s.outside_model),
+                  static_cast<long long>(s.n), s.model_ulps);
+    r.detail += buf;
+    if (s.bad > 0 && r.status == Outcome::kPassed) {
+      r.status = Outcome::kFailedIncorrect;
+      r.reason = golden_name + ": " + std::to_string(s.bad) + " of " + std::to_string(s.n) +
+                 " elements outside the manifest's tolerance" +
+                 (s.nonfinite ? " (" + std::to_string(s.nonfinite) + " non-finite)" : "") + "; " + s.first_bad;
+    }
+  }
+  if (!own_error.empty()) r.detail += "  own model unavailable: " + own_error + "\n";
+  r.headroom = headroom;
+  return r;
+}
+
+}  // namespace vt::conform
