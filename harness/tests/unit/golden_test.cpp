@@ -1,0 +1,319 @@
+// Goldens: the recorded upstream captures checked in place; the loader's
+// refusals (each names the broken file); variants of the supported manifest
+// ops the shared folder does not contain (other ranks, dtypes, gate kinds);
+// and the case <-> golden-layout round trip.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "harness/catalog/catalog.h"
+#include "harness/golden/golden_check.h"
+#include "harness/golden/golden_io.h"
+#include "harness/golden/npy.h"
+#include "harness/golden/sha256.h"
+#include "harness/modes/mode.h"
+
+namespace vt::conform {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+const fs::path kShared = fs::path(VT_SOURCE_DIR) / ".." / "shared" / "goldens" / "vllm-upstream";
+
+fs::path TempDir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("vt_golden_test_" + std::to_string(getpid())) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+TEST(SharedGoldens, EveryCaseOfACatalogOpPasses) {
+  if (!fs::is_directory(kShared)) GTEST_SKIP() << "absent: " << kShared << " (the recorded upstream captures)";
+  RunConfig cfg;
+  int passed = 0, unsupported = 0;
+  for (const std::string& dir : FindGoldenDirs({kShared.string()})) {
+    const CaseResult r = CheckGoldenDir(dir, cfg);
+    const auto [op, adapter] = FindGoldenAdapter(PeekManifestOp(dir));
+    if (op != nullptr) {
+      EXPECT_EQ(r.status, Outcome::kPassed) << dir << ": " << r.reason << "\n" << r.detail;
+      ++passed;
+    } else {
+      EXPECT_EQ(r.status, Outcome::kUnsupported) << dir << ": " << r.reason;
+      EXPECT_NE(r.reason.find("no catalog op"), std::string::npos) << r.reason;
+      ++unsupported;
+    }
+  }
+  RecordProperty("passed", passed);
+  RecordProperty("unsupported", unsupported);
+  // rmsnorm x4, rmsnorm_gated, l2norm, silu_and_mul are in the catalog today.
+  EXPECT_GE(passed, 7);
+}
+
+// A small valid rmsnorm golden written from scratch (values need not be right
+// for the refusal tests; the variant tests compute real outputs below).
+void WriteTensor(const fs::path& dir, Json& tensors, const std::string& name, const std::string& dtype,
+                 const std::vector<int64_t>& shape, const std::vector<double>& values) {
+  const auto dt = ParseGoldenDType(dtype);
+  TensorData t;
+  t.dtype = dt->dtype;
+  t.fmt = dt->fmt;
+  t.shape = shape;
+  t.SetContiguous();
+  t.storage.assign(static_cast<std::size_t>(t.Numel()) * vt::SizeOf(t.dtype), 0);
+  t.SetValues(values);
+  WriteNpy((dir / (name + ".npy")).string(), dt->descrs.front(), shape, t.storage);
+  tensors[name] = {{"file", name + ".npy"}, {"dtype", dtype}, {"shape", shape}};
+}
+
+std::vector<double> Ramp(int64_t n, double scale) {
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = scale * std::sin(0.37 * static_cast<double>(i) + 0.1);
+  return v;
+}
+
+void WriteManifest(const fs::path& dir, const Json& m) { std::ofstream(dir / "manifest.json") << m.dump(1); }
+
+fs::path SmallRmsNorm(const std::string& name) {
+  const fs::path d = TempDir(name);
+  Json tensors = Json::object();
+  WriteTensor(d, tensors, "x", "f32", {4, 16}, Ramp(64, 1.0));
+  WriteTensor(d, tensors, "weight", "f32", {16}, Ramp(16, 0.5));
+  WriteTensor(d, tensors, "out", "f32", {4, 16}, Ramp(64, 1.0));
+  WriteManifest(d, {{"op", "rmsnorm"}, {"args", {{"eps", 1e-6}, {"gemma", false}, {"fused_residual", false}}},
+                    {"tensors", tensors}, {"inputs", {"x", "weight"}}, {"outputs", {"out"}},
+                    {"tol", {{"atol", 1e-5}, {"rtol", 1e-5}}}});
+  return d;
+}
+
+// Each refusal must name the broken file and never crash.
+void ExpectRefused(const fs::path& dir, const std::string& file, const std::string& problem) {
+  try {
+    LoadGolden(dir.string());
+    FAIL() << "not refused: " << dir << " (" << problem << ")";
+  } catch (const GoldenError& e) {
+    EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(problem), std::string::npos) << e.what();
+  }
+  const CaseResult r = CheckGoldenDir(dir.string(), RunConfig{});
+  EXPECT_EQ(r.status, Outcome::kFailedError) << r.reason;
+  EXPECT_NE(r.reason.find("refused"), std::string::npos) << r.reason;
+}
+
+TEST(GoldenLoader, RefusesBrokenCasesNamingTheFile) {
+  {
+    const fs::path d = SmallRmsNorm("truncated_manifest");
+    std::ifstream in(d / "manifest.json");
+    const std::string full((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    std::ofstream(d / "manifest.json") << full.substr(0, full.size() / 2);
+    ExpectRefused(d, "manifest.json", "malformed JSON");
+  }
+  {
+    const fs::path d = SmallRmsNorm("missing_npy");
+    fs::remove(d / "weight.npy");
+    ExpectRefused(d, "weight.npy", "missing");
+  }
+  {
+    const fs::path d = SmallRmsNorm("truncated_npy");
+    const auto size = fs::file_size(d / "x.npy");
+    fs::resize_file(d / "x.npy", size - 3);
+    ExpectRefused(d, "x.npy", "truncated");
+  }
+  {
+    const fs::path d = SmallRmsNorm("dtype_mismatch");
+    Json m = Json::parse(std::ifstream(d / "manifest.json"));
+    m["tensors"]["x"]["dtype"] = "bf16";
+    WriteManifest(d, m);
+    ExpectRefused(d, "x.npy", "disagrees with the manifest dtype");
+  }
+  {
+    const fs::path d = SmallRmsNorm("shape_mismatch");
+    Json m = Json::parse(std::ifstream(d / "manifest.json"));
+    m["tensors"]["out"]["shape"] = {16, 4};
+    WriteManifest(d, m);
+    ExpectRefused(d, "out.npy", "shape disagrees");
+  }
+  {
+    const fs::path d = SmallRmsNorm("unknown_dtype");
+    Json m = Json::parse(std::ifstream(d / "manifest.json"));
+    m["tensors"]["weight"]["dtype"] = "f8_e5m2";
+    WriteManifest(d, m);
+    ExpectRefused(d, "manifest.json", "unknown dtype");
+  }
+  {
+    const fs::path d = SmallRmsNorm("checksum");
+    Json m = Json::parse(std::ifstream(d / "manifest.json"));
+    const NpyArray a = ReadNpy((d / "x.npy").string());
+    m["tensors"]["x"]["sha256"] = Sha256Hex(a.data);
+    WriteManifest(d, m);
+    EXPECT_NO_THROW(LoadGolden(d.string()));
+    std::fstream f(d / "x.npy", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(fs::file_size(d / "x.npy") - 5));
+    f.put('\x7f');
+    f.close();
+    ExpectRefused(d, "x.npy", "sha256 mismatch");
+  }
+  {
+    const fs::path d = SmallRmsNorm("no_tensors");
+    WriteManifest(d, {{"op", "rmsnorm"}});
+    ExpectRefused(d, "manifest.json", "tensors");
+  }
+  {
+    const fs::path d = SmallRmsNorm("not_npy");
+    std::ofstream(d / "x.npy") << "hello";
+    ExpectRefused(d, "x.npy", "not an .npy");
+  }
+}
+
+// A corrupted byte in a KNOWN upstream case is refused even though its manifest
+// carries no sha256: golden/checksums records the data digests.
+TEST(GoldenLoader, RefusesACorruptedByteInAKnownCase) {
+  if (!fs::is_directory(kShared / "rmsnorm_f32_8x128")) GTEST_SKIP() << "absent: " << kShared;
+  const fs::path d = TempDir("known_corrupted");
+  fs::copy(kShared / "rmsnorm_f32_8x128", d, fs::copy_options::recursive);
+  EXPECT_NO_THROW(LoadGolden(d.string()));
+  std::fstream f(d / "weight.npy", std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(200);
+  const char c = static_cast<char>(f.get());
+  f.seekp(200);
+  f.put(static_cast<char>(c ^ 0x10));
+  f.close();
+  ExpectRefused(d, "weight.npy", "sha256 mismatch");
+}
+
+// Variants the shared folder lacks: inputs written, the expected output from
+// the op's oracle (double, rounded to the output dtype) - so a pass shows the
+// loader, the adapter and the comparison agree, and a perturbed output fails.
+struct Variant {
+  std::string name, op, out_dtype;
+  Json args;
+  std::vector<std::tuple<std::string, std::string, std::vector<int64_t>>> inputs;  // name, dtype, shape
+  std::vector<int64_t> out_shape;
+  std::string expect;  // "pass" or "unsupported"
+  std::string extra_output;  // a second output with an input's dtype and shape (e.g. residual_out)
+  std::string extra_like;    // ... of this input
+};
+
+fs::path WriteVariant(const Variant& v, double perturb) {
+  const fs::path d = TempDir(v.name);
+  Json tensors = Json::object(), inputs = Json::array();
+  double scale = 1.0;
+  for (const auto& [name, dtype, shape] : v.inputs) {
+    int64_t n = 1;
+    for (int64_t s : shape) n *= s;
+    WriteTensor(d, tensors, name, dtype, shape, Ramp(n, name == "weight" ? 0.5 : scale + 0.5));
+    inputs.push_back(name);
+    scale += 0.25;
+  }
+  int64_t n = 1;
+  for (int64_t s : v.out_shape) n *= s;
+  WriteTensor(d, tensors, "out", v.out_dtype, v.out_shape, std::vector<double>(static_cast<std::size_t>(n), 0.0));
+  Json outputs = {"out"};
+  if (!v.extra_output.empty()) {
+    const Json& like = tensors[v.extra_like];
+    const std::vector<int64_t> shape = like["shape"].get<std::vector<int64_t>>();
+    int64_t m = 1;
+    for (int64_t s : shape) m *= s;
+    WriteTensor(d, tensors, v.extra_output, like["dtype"].get<std::string>(), shape,
+                std::vector<double>(static_cast<std::size_t>(m), 0.0));
+    outputs.push_back(v.extra_output);
+  }
+  const bool bf16 = v.out_dtype == "bf16";
+  Json m = {{"op", v.op}, {"args", v.args}, {"tensors", tensors}, {"inputs", inputs}, {"outputs", outputs},
+            {"tol", {{"atol", bf16 ? 8e-3 : 1e-5}, {"rtol", bf16 ? 8e-3 : 1e-5}}}};
+  WriteManifest(d, m);
+  if (v.expect != "pass") return d;
+  // Fill each expected output from the oracle of the op the adapter maps to.
+  const GoldenCase g = LoadGolden(d.string());
+  const auto [op, adapter] = FindGoldenAdapter(v.op);
+  const GoldenMapping map = adapter->map(g);
+  const OpSpec* run = map.run_op.empty() ? op : FindOp(map.run_op);
+  const OracleResult want = run->oracle(map.c);
+  for (const auto& [case_name, golden_name] : map.compare) {
+    std::vector<double> out = want.at(case_name).v;
+    for (double& x : out) x = oracle::RoundReal(g.Get(golden_name).fmt, x * (1.0 + perturb));
+    const Json& spec = tensors[golden_name];
+    WriteTensor(d, tensors, golden_name, spec["dtype"].get<std::string>(), spec["shape"].get<std::vector<int64_t>>(), out);
+  }
+  m["tensors"] = tensors;
+  WriteManifest(d, m);
+  return d;
+}
+
+TEST(GoldenAdapters, VariantsBeyondTheRecordedCases) {
+  const std::vector<Variant> variants = {
+      {"rms_bf16_gemma_rank3", "rmsnorm", "bf16", {{"eps", 1e-5}, {"gemma", true}, {"fused_residual", false}},
+       {{"x", "bf16", {2, 3, 64}}, {"weight", "bf16", {64}}}, {2, 3, 64}, "pass"},
+      {"rms_fused_bf16", "rmsnorm", "f32", {{"eps", 1e-6}, {"gemma", false}, {"fused_residual", true}},
+       {{"x", "bf16", {5, 48}}, {"weight", "f32", {48}}, {"residual_in", "bf16", {5, 48}}}, {5, 48}, "pass",
+       "residual_out", "residual_in"},
+      {"gated_sigmoid_rank3", "rmsnorm_gated", "f32",
+       {{"eps", 1e-6}, {"norm_before_gate", true}, {"activation", "sigmoid"}, {"group_size", nullptr}},
+       {{"x", "f32", {3, 4, 32}}, {"gate", "f32", {3, 4, 32}}, {"weight", "f32", {32}}}, {3, 4, 32}, "pass"},
+      {"gated_bf16_swish", "rmsnorm_gated", "bf16",
+       {{"eps", 1e-6}, {"norm_before_gate", true}, {"activation", "swish"}, {"group_size", nullptr}},
+       {{"x", "bf16", {6, 40}}, {"gate", "bf16", {6, 40}}, {"weight", "bf16", {40}}}, {6, 40}, "pass"},
+      {"gated_gate_first_groups", "rmsnorm_gated", "f32",
+       {{"eps", 1e-5}, {"norm_before_gate", false}, {"activation", "silu"}, {"group_size", 16}},
+       {{"x", "f32", {4, 64}}, {"gate", "f32", {4, 64}}, {"weight", "f32", {64}}}, {4, 64}, "pass"},
+      {"l2_bf16_rank3", "l2norm", "bf16", {{"eps", 1e-6}}, {{"x", "bf16", {3, 5, 24}}}, {3, 5, 24}, "pass"},
+      {"silu_f32_rank3", "silu_and_mul", "f32", Json::object(), {{"x", "f32", {2, 3, 96}}}, {2, 3, 48}, "pass"},
+      {"gelu_tanh", "gelu_and_mul", "f32", {{"approximate", "tanh"}}, {{"x", "f32", {4, 64}}}, {4, 32}, "pass"},
+      {"gelu_erf", "gelu_and_mul", "f32", {{"approximate", "none"}}, {{"x", "f32", {4, 64}}}, {4, 32}, "unsupported"},
+      {"gated_tanh_act", "rmsnorm_gated", "f32", {{"activation", "tanh"}},
+       {{"x", "f32", {2, 8}}, {"gate", "f32", {2, 8}}, {"weight", "f32", {8}}}, {2, 8}, "unsupported"},
+  };
+  for (const Variant& v : variants) {
+    const CaseResult ok = CheckGoldenDir(WriteVariant(v, 0.0).string(), RunConfig{});
+    if (v.expect == "unsupported") {
+      EXPECT_EQ(ok.status, Outcome::kUnsupported) << v.name << ": " << ok.reason;
+      continue;
+    }
+    EXPECT_EQ(ok.status, Outcome::kPassed) << v.name << ": " << ok.reason << "\n" << ok.detail;
+    // 5% off must fail under either manifest tolerance.
+    const CaseResult bad = CheckGoldenDir(WriteVariant(v, 0.05).string(), RunConfig{});
+    EXPECT_EQ(bad.status, Outcome::kFailedIncorrect) << v.name << " perturbed: " << bad.reason;
+  }
+  // A manifest op no catalog entry maps is UNSUPPORTED with the reason.
+  const fs::path d = SmallRmsNorm("no_adapter");
+  Json m = Json::parse(std::ifstream(d / "manifest.json"));
+  m["op"] = "paged_attention";
+  WriteManifest(d, m);
+  const CaseResult none = CheckGoldenDir(d.string(), RunConfig{});
+  EXPECT_EQ(none.status, Outcome::kUnsupported);
+  EXPECT_NE(none.reason.find("paged_attention"), std::string::npos) << none.reason;
+}
+
+TEST(GoldenLayout, CaseRoundTripForEveryOp) {
+  RunConfig cfg;
+  int cases = 0;
+  for (const OpSpec& op : Catalog()) {
+    for (const Params& p : TierCases(op, cfg, 6)) {
+      const Case c = MakeCase(op, p);
+      const fs::path d = TempDir("roundtrip_" + op.name + "_" + std::to_string(cases++));
+      SaveCase(c, d.string());
+      const Case back = LoadCase(d.string());
+      EXPECT_EQ(back.params, c.params) << p.Identity();
+      ASSERT_EQ(back.tensors.size(), c.tensors.size()) << p.Identity();
+      for (std::size_t i = 0; i < c.tensors.size(); ++i) {
+        const TensorData& a = c.tensors[i];
+        const TensorData& b = back.tensors[i];
+        EXPECT_EQ(a.name, b.name);
+        EXPECT_EQ(a.dtype, b.dtype) << a.name;
+        EXPECT_EQ(a.fmt, b.fmt) << a.name;
+        EXPECT_EQ(a.shape, b.shape) << a.name;
+        EXPECT_EQ(a.strides, b.strides) << a.name;
+        EXPECT_EQ(a.role, b.role) << a.name;
+        EXPECT_EQ(a.storage, b.storage) << p.Identity() << " " << a.name << " (gaps included)";
+      }
+    }
+  }
+  EXPECT_GT(cases, 50);
+}
+
+}  // namespace
+}  // namespace vt::conform
