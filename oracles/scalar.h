@@ -34,7 +34,7 @@ inline constexpr double kTiny32 = 0x1p-150;
 
 // Error allowance of one correctly rounded f32 operation whose exact result
 // has magnitude <= m.
-inline double RoundErr(double m) { return m * kU32 + kTiny32; }
+inline double RoundErr(double m) { return m < 0x1.ffffffp127 ? m * kU32 + kTiny32 : INFINITY; }  // may overflow
 
 // glibc's documented worst-case errors for the f32 functions the kernels call
 // (libm-test-ulps, x86_64): expf 1 ulp, tanhf 2 ulps, log1pf 2 ulps. One f32
@@ -79,6 +79,7 @@ inline Bounded operator*(Bounded a, Bounded b) {
     const Bounded& other = detail::ExactInf(a) ? b : a;
     return {v, detail::SignCertain(other) && std::isfinite(other.v + other.e) ? 0.0 : INFINITY, false};
   }
+  if (std::isinf(a.e) || std::isinf(b.e)) return {v, INFINITY, false};  // not 0 * inf = NaN
   const double prop = std::fabs(a.v) * b.e + std::fabs(b.v) * a.e + a.e * b.e;
   return {v, prop + RoundErr(std::fabs(v) + prop)};
 }
@@ -89,6 +90,7 @@ inline Bounded operator/(Bounded a, Bounded b) {
   if (detail::ExactInf(a)) {
     return {v, detail::SignCertain(b) && std::isfinite(b.v + b.e) ? 0.0 : INFINITY, false};
   }
+  if (std::isinf(a.e)) return {v, INFINITY, false};  // not inf * 0 = NaN below
   const double lo = std::fabs(b.v) - b.e;  // smallest |denominator| the kernel may hold
   if (!(lo > 0.0)) return {v, std::numeric_limits<double>::infinity(), false};
   const double prop = (std::fabs(a.v) * b.e + std::fabs(b.v) * a.e) / (std::fabs(b.v) * lo);
@@ -99,6 +101,7 @@ inline Bounded& operator+=(Bounded& a, Bounded b) { return a = a + b; }
 inline Bounded Sqrt(Bounded a) {
   const double v = std::sqrt(a.v);
   if (a.given) return detail::Exact(v);
+  if (std::isinf(a.e)) return {v, INFINITY, false};  // not min(inf / inf, inf) = NaN
   // |sqrt(x) - sqrt(y)| = |x - y| / (sqrt(x) + sqrt(y)) <= e / sqrt(y).
   const double prop = a.v > 0.0 ? std::min(a.e / v, std::sqrt(a.e)) : std::sqrt(a.e);
   return {v, prop + RoundErr(v + prop)};
@@ -108,14 +111,16 @@ inline constexpr double kExpOverflow32 = 88.72283905206835;
 
 inline Bounded Exp(Bounded a) {
   if (a.v - a.e > kExpOverflow32 + 1e-6) return {INFINITY, 0.0, false};  // surely overflows
-  if (a.v + a.e > kExpOverflow32 - 1e-6) return {std::exp(a.v), INFINITY, false};  // may overflow
+  if (!(a.v + a.e <= kExpOverflow32 - 1e-6)) return {std::exp(a.v), INFINITY, false};  // may overflow (or NaN)
   const double v = std::exp(a.v);
-  const double prop = v * std::expm1(a.e);  // e^y (e^d - 1) bounds both sides
+  const double prop = a.e < 709.0 ? v * std::expm1(a.e) : std::exp(a.v + a.e);  // e^y (e^d - 1) bounds both sides
   return {v, prop + LibmErr(kExpUlps, v + prop)};
 }
 inline Bounded Tanh(Bounded a) {
   const double v = std::tanh(a.v);
-  const double prop = a.e;  // tanh is 1-Lipschitz
+  // tanh is increasing: the kernel's argument within [v-e, v+e] maps within the
+  // images of the ends (much tighter than the Lipschitz-1 bound where tanh saturates).
+  const double prop = std::isfinite(a.e) ? std::max(std::tanh(a.v + a.e) - v, v - std::tanh(a.v - a.e)) : 2.0;
   return {v, prop + LibmErr(kTanhUlps, std::fabs(v) + prop)};
 }
 inline Bounded Log1p(Bounded a) {
@@ -162,6 +167,7 @@ inline float Store(Fmt fmt, float x) { return static_cast<float>(RoundReal(fmt, 
 inline Bounded Store(Fmt fmt, Bounded x) {
   const double v = RoundReal(fmt, x.v);
   if (x.e == 0.0) return {v, 0.0, true};
+  if (std::isinf(x.e)) return {v, INFINITY, false};  // not inf - inf = NaN
   // Rounding is monotone: a kernel value within [v-e, v+e] stores to a value
   // within [R(v-e), R(v+e)].
   const double lo = RoundReal(fmt, x.v - x.e), hi = RoundReal(fmt, x.v + x.e);

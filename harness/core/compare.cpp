@@ -51,6 +51,17 @@ bool SameValue(double a, double b) { return (std::isnan(a) && std::isnan(b)) || 
 
 }  // namespace
 
+Expected BaselineExpected(const std::vector<double>& truth, const std::vector<double>& same_precision,
+                          oracle::Fmt fmt) {
+  Expected e;
+  e.v = truth;
+  for (std::size_t k = 0; k < truth.size() && k < same_precision.size(); ++k) {
+    const double d = std::fabs(oracle::RoundReal(fmt, same_precision[k]) - truth[k]);
+    if (std::isfinite(d)) e.baseline_err = std::max(e.baseline_err, d);
+  }
+  return e;
+}
+
 OutputCheck CheckOutput(const TensorData& got_t, const Expected& want, const Tolerance& tol,
                         double max_zero_fraction) {
   OutputCheck c;

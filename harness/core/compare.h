@@ -22,6 +22,12 @@ struct Expected {
   double baseline_err = 0.0;  // max |oracle<float> - oracle<double>| (baseline rule)
 };
 
+// The baseline rule's Expected: the double truth, and the largest deviation
+// of the same-precision oracle (oracle<float>, stored to the output format)
+// from it.
+Expected BaselineExpected(const std::vector<double>& truth, const std::vector<double>& same_precision,
+                          oracle::Fmt fmt);
+
 struct ElementError {
   int64_t index = 0;
   std::vector<int64_t> coord;
