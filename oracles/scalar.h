@@ -102,6 +102,8 @@ inline Bounded Sqrt(Bounded a) {
   const double v = std::sqrt(a.v);
   if (a.given) return detail::Exact(v);
   if (std::isinf(a.e)) return {v, INFINITY, false};  // not min(inf / inf, inf) = NaN
+  // An argument interval reaching below 0 admits sqrt(negative) = NaN.
+  if (a.v - a.e < 0.0 && a.e > 0.0) return {v, INFINITY, false};
   // |sqrt(x) - sqrt(y)| = |x - y| / (sqrt(x) + sqrt(y)) <= e / sqrt(y).
   const double prop = a.v > 0.0 ? std::min(a.e / v, std::sqrt(a.e)) : std::sqrt(a.e);
   return {v, prop + RoundErr(v + prop)};

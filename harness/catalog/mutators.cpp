@@ -17,7 +17,7 @@ ErrorCase DType(const std::string& tensor, vt::DType dt) {
             t->fmt = vt::IsFloat(dt) ? oracle::FmtOf(dt) : oracle::Fmt::kF32;
             t->SetContiguous();
             return true;
-          }};
+          }, tensor};
 }
 
 ErrorCase Dim(const std::string& tensor, int dim, int64_t delta) {
@@ -30,7 +30,7 @@ ErrorCase Dim(const std::string& tensor, int dim, int64_t delta) {
             t->SetContiguous();
             if (padded) t->SetRowPadding(1);
             return true;
-          }};
+          }, tensor + "|must be [|rank|element count"};
 }
 
 ErrorCase AddDim(const std::string& tensor) {
@@ -40,7 +40,7 @@ ErrorCase AddDim(const std::string& tensor) {
             t->shape.insert(t->shape.begin(), 1);
             t->SetContiguous();
             return true;
-          }};
+          }, tensor + "|must be [|rank|element count"};
 }
 
 ErrorCase DropDim(const std::string& tensor) {
@@ -51,7 +51,7 @@ ErrorCase DropDim(const std::string& tensor) {
             t->shape.erase(t->shape.begin());
             t->SetContiguous();
             return true;
-          }};
+          }, tensor + "|must be [|rank|element count"};
 }
 
 ErrorCase Strided(const std::string& tensor) {
@@ -66,7 +66,7 @@ ErrorCase Strided(const std::string& tensor) {
             }
             t->SetRowPadding(3);
             return true;
-          }};
+          }, tensor};
 }
 
 ErrorCase InnerStride(const std::string& tensor) {
@@ -79,7 +79,7 @@ ErrorCase InnerStride(const std::string& tensor) {
               t->strides[d] = t->strides[d + 1] * std::max<int64_t>(t->shape[d + 1], 1);
             }
             return true;
-          }};
+          }, tensor};
 }
 
 ErrorCase OverlappingRows(const std::string& tensor) {
@@ -89,7 +89,7 @@ ErrorCase OverlappingRows(const std::string& tensor) {
             t->SetContiguous();
             t->strides[0] -= 1;  // row i+1 starts inside row i
             return true;
-          }};
+          }, tensor};
 }
 
 ErrorCase NullData(const std::string& tensor) {
@@ -98,7 +98,7 @@ ErrorCase NullData(const std::string& tensor) {
             if (t == nullptr || t->Numel() == 0) return false;
             t->null_data = true;
             return true;
-          }};
+          }, "null"};
 }
 
 ErrorCase OtherDevice(const std::string& tensor) {
@@ -107,7 +107,7 @@ ErrorCase OtherDevice(const std::string& tensor) {
             if (t == nullptr) return false;
             t->device = vt::DeviceType::kCUDA;
             return true;
-          }};
+          }, "device"};
 }
 
 ErrorCase Alias(const std::string& out, const std::string& in) {
@@ -122,7 +122,7 @@ ErrorCase Alias(const std::string& out, const std::string& in) {
             o->alias_of = in;
             o->alias_offset = 0;
             return true;
-          }};
+          }, "overlap"};
 }
 
 ErrorCase Arg(const std::string& key, Json value) {
@@ -134,7 +134,7 @@ ErrorCase Arg(const std::string& key, Json value) {
             if (!c.params.Has(key)) return false;
             c.params.Set(key, value);
             return true;
-          }};
+          }, key};
 }
 
 ErrorCase EmptyInner(const std::string& tensor) {
@@ -144,7 +144,7 @@ ErrorCase EmptyInner(const std::string& tensor) {
             t->shape.back() = 0;
             t->SetContiguous();
             return true;
-          }};
+          }, "> 0|" + tensor + "|must be ["};
 }
 
 }  // namespace vt::conform::mut

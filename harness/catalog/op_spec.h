@@ -36,6 +36,12 @@ using OracleResult = std::map<std::string, Expected>;
 struct ErrorCase {
   std::string name;
   std::function<bool(Case&)> mutate;
+  // A fragment the refusal's condition must contain (the operand or argument
+  // that is broken), so that a case refused for some other reason - e.g. a
+  // check that only fires by accident - does not count. Alternatives are
+  // separated by '|' (a shape change may be reported from either side of the
+  // relation: "x ..." or "out must be [...]"). Empty: any refusal.
+  std::string expect;
 };
 
 struct ClaimOutcome {

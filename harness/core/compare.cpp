@@ -103,14 +103,14 @@ OutputCheck CheckOutput(const TensorData& got_t, const Expected& want, const Tol
     if (std::isnan(v)) ++m.nans;
     if (oracle::RoundReal(c.fmt, v) == 0.0) ++m.zeros;
     const Interval a = Accept(tol, c.fmt, v, e, want.baseline_err);
-    if (v != 0.0 && !std::isnan(v)) {
+    if (v != 0.0 && std::isfinite(v)) {  // an exact +-inf expectation is not "vacuous"
       ++nonzero;
       const double half = 0.5 * (a.hi - a.lo);
       if (!std::isfinite(half) || (half > std::fabs(v) && half > 0.01 * rms)) ++m.vacuous;
     }
     bool ok;
     if (std::isnan(v) || std::isinf(v) || std::isnan(g) || std::isinf(g)) {
-      ok = SameValue(g, oracle::RoundReal(c.fmt, v)) || (std::isfinite(g) && g >= a.lo && g <= a.hi);
+      ok = SameValue(g, oracle::RoundReal(c.fmt, v)) || (!std::isnan(g) && g >= a.lo && g <= a.hi);
     } else {
       ok = g >= a.lo && g <= a.hi;
     }

@@ -134,7 +134,15 @@ Params Params::FromIdentity(const std::string& id) {
     pos = eq + 1;
     if (key == "seed") {
       const std::size_t stop = id.find_first_of(",)", pos);
-      p.seed = std::stoull(id.substr(pos, stop - pos), nullptr, 0);
+      const std::string text = id.substr(pos, stop - pos);
+      std::size_t used = 0;
+      try {
+        p.seed = std::stoull(text, &used, 0);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      // A mistyped repro line must not silently run another case.
+      if (text.empty() || used != text.size()) throw std::invalid_argument("identity: bad seed '" + text + "'");
       have_seed = true;
       pos = stop;
     } else {

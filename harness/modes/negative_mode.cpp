@@ -1,7 +1,7 @@
 // negative mode: each error case (one violated precondition of a valid case)
 // must be refused with vt::Error naming the op, and every operand - guards and
 // strided gaps included - must come back byte-unchanged (validate before
-// mutate). Cases run in a forked child at 1 thread so that a missing check
+// mutate), and the refusal must name what was broken (ErrorCase::expect). Cases run in a forked child at 1 thread so that a missing check
 // that crashes or hangs the kernel is reported, not fatal to the run.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,13 +24,26 @@ const ErrorCase* FindError(const OpSpec& op, const std::string& name) {
   return nullptr;
 }
 
+// Whether a refusal's condition names what the error case broke.
+bool NamesTheViolation(const std::string& condition, const std::string& expect) {
+  if (expect.empty()) return true;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t bar = expect.find('|', start);
+    const std::string fragment = expect.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
+    if (!fragment.empty() && condition.find(fragment) != std::string::npos) return true;
+    if (bar == std::string::npos) return false;
+    start = bar + 1;
+  }
+}
+
 struct Verdict {
   Outcome status = Outcome::kPassed;
   std::string reason;
 };
 
 // Runs one mutated case in-process and judges it.
-Verdict Judge(const OpSpec& op, const Case& c) {
+Verdict Judge(const OpSpec& op, const ErrorCase& ec, const Case& c) {
   Workspace ws(c);
   Verdict v;
   try {
@@ -41,6 +54,10 @@ Verdict Judge(const OpSpec& op, const Case& c) {
     if (e.op() != op.name) {
       v.status = Outcome::kFailedIncorrect;
       v.reason = "refused by '" + e.op() + "' instead of '" + op.name + "': " + e.what();
+    } else if (!NamesTheViolation(e.condition(), ec.expect)) {
+      v.status = Outcome::kFailedIncorrect;
+      v.reason = std::string("refused for another reason: ") + e.what() + " (expected a condition about '" +
+                 ec.expect + "')";
     } else {
       v.reason = e.what();
     }
@@ -65,19 +82,19 @@ Verdict Judge(const OpSpec& op, const Case& c) {
 }
 
 // The same in a forked child, which reports "<status>\n<reason>" on a pipe.
-Verdict JudgeIsolated(const OpSpec& op, const Case& c) {
+Verdict JudgeIsolated(const OpSpec& op, const ErrorCase& ec, const Case& c) {
   int fds[2];
-  if (pipe(fds) != 0) return Judge(op, c);
+  if (pipe(fds) != 0) return Judge(op, ec, c);
   const pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
     close(fds[1]);
-    return Judge(op, c);
+    return Judge(op, ec, c);
   }
   if (pid == 0) {
     close(fds[0]);
     alarm(20);  // a missing check may send the kernel into a huge loop
-    const Verdict v = Judge(op, c);
+    const Verdict v = Judge(op, ec, c);
     const std::string msg = std::to_string(static_cast<int>(v.status)) + "\n" + v.reason;
     const ssize_t ignored = write(fds[1], msg.data(), msg.size());
     (void)ignored;
@@ -174,7 +191,7 @@ class NegativeMode : public Mode {
     }
     Materialize(c);
     r.tolerance = "refused with vt::Error, operands unchanged";
-    const Verdict v = cfg.isolate ? JudgeIsolated(op, c) : Judge(op, c);
+    const Verdict v = cfg.isolate ? JudgeIsolated(op, *ec, c) : Judge(op, *ec, c);
     r.status = v.status;
     r.reason = v.status == Outcome::kPassed ? "refused: " + v.reason : v.reason;
     return r;

@@ -156,13 +156,19 @@ Case AsRmsNorm(const Case& c) {
 }
 
 // A malformed recipe, applicable to any case (residual presence permitting).
-ErrorCase BadRecipe(const std::string& name, const std::string& recipe, int needs_residual) {
-  return {name, [=](Case& c) {
+// It goes to the interpreter tier: the composite tier refuses every recipe it
+// cannot express anyway, which would hide a missing recipe check.
+ErrorCase BadRecipe(const std::string& name, const std::string& recipe, int needs_residual,
+                    const std::string& expect) {
+  return {name,
+          [=](Case& c) {
             const bool has = c.Find("residual") != nullptr;
             if ((needs_residual == 1 && !has) || (needs_residual == 0 && has)) return false;
             c.params.Set("recipe", recipe);
+            c.params.Set("tier", 1);
             return true;
-          }};
+          },
+          expect};
 }
 
 }  // namespace
@@ -177,25 +183,29 @@ OpSpec Spec_fused_chain() {
   s.run = Run;
   s.oracle = Oracle;
   s.outputs = Outputs;
-  s.errors = {BadRecipe("recipe_empty", "", -1),
-              BadRecipe("recipe_nine_steps", "N01:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3", -1),
-              BadRecipe("recipe_unknown_op", "Z01:3", -1),
-              BadRecipe("recipe_writes_x", "A01:0;N01:3", -1),
-              BadRecipe("recipe_writes_weight", "N01:1", -1),
-              BadRecipe("recipe_slot_out_of_range", "A05:3", -1),
-              BadRecipe("recipe_reads_out_first", "A30:3", -1),
-              BadRecipe("recipe_never_writes_out", "A02:2", 1),
-              BadRecipe("recipe_residual_missing", "A02:3", 0),
-              BadRecipe("recipe_gemma_on_add", "A01:3g", -1),
-              {"composite_granular_recipe", [](Case& c) {
+  s.errors = {BadRecipe("recipe_empty", "", -1, "1..8 steps"),
+              BadRecipe("recipe_nine_steps", "N01:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3", -1, "1..8 steps"),
+              BadRecipe("recipe_unknown_op", "Z01:3", -1, "unknown opcode"),
+              BadRecipe("recipe_writes_x", "A01:0;N01:3", -1, "writable"),
+              BadRecipe("recipe_writes_weight", "N01:1;N01:3", -1, "writable"),
+              BadRecipe("recipe_slot_out_of_range", "A05:3", -1, "outside the canonical slots"),
+              BadRecipe("recipe_reads_out_first", "A30:3", -1, "reads out before"),
+              BadRecipe("recipe_never_writes_out", "A02:2", 1, "never writes out"),
+              BadRecipe("recipe_residual_missing", "A02:3", 0, "no residual operand"),
+              BadRecipe("recipe_gemma_on_add", "A01:3g", -1, "gemma applies"),
+              {"composite_granular_recipe",
+               [](Case& c) {
                  c.params.Set("tier", 0);
                  c.params.Set("recipe", "S0:3");
                  return true;
-               }},
-              {"unknown_tier", [](Case& c) {
+               },
+               "no standalone-op form"},
+              {"unknown_tier",
+               [](Case& c) {
                  c.params.Set("tier", 7);
                  return true;
-               }},
+               },
+               "unknown tier"},
               mut::DType("out", vt::DType::kF16),   mut::DType("residual", vt::DType::kF16),
               mut::Dim("weight", 0, 1),             mut::Dim("residual", 0, 1),
               mut::Strided("x"),                    mut::NullData("out"),

@@ -150,10 +150,12 @@ OpSpec Spec_rms_norm_gated_group() {
               mut::Strided("out"),             mut::NullData("x"),
               mut::OtherDevice("gate"),        mut::Alias("out", "gate"),
               mut::EmptyInner("x"),
-              {"tp_world_size_2", [](Case& c) {
+              {"tp_world_size_2",
+               [](Case& c) {
                  c.params.Set("tp_world_size", 2);
                  return true;
-               }}};
+               },
+               "tp_world_size"}};
   s.claims = {SameAs("no_weight_is_silu_mul", "without a weight == moe_silu_mul(gate, up = x)",
                      [](const Params& p) {
                        return p.Str("w") == "none" && (p.Str("x") == "f32" || p.Str("x") == p.Str("out"));
