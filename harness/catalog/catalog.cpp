@@ -1,5 +1,7 @@
 #include "harness/catalog/catalog.h"
 
+#include "harness/catalog/claims.h"
+
 #include <stdexcept>
 
 namespace vt::conform {
@@ -13,6 +15,7 @@ const std::vector<OpSpec>& Catalog() {
     std::vector<OpSpec> v;
 #define VT_OP(fam, op)                                                              \
   v.push_back(Spec_##op());                                                         \
+  if (v.back().oracle_f32) v.back().claims.push_back(F32Definition());              \
   if (v.back().name != #op || v.back().family != #fam) {                            \
     throw std::logic_error("catalog entry for " #op " declares name/family " +     \
                            v.back().name + "/" + v.back().family);                  \

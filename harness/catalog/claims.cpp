@@ -113,6 +113,33 @@ Claim SliceClaim(std::vector<std::string> names, bool flat) {
 Claim RowSlice(std::vector<std::string> row_tensors) { return SliceClaim(std::move(row_tensors), false); }
 Claim FlatSlice(std::vector<std::string> tensors) { return SliceClaim(std::move(tensors), true); }
 
+Claim F32Definition() {
+  Claim c;
+  c.name = "f32_definition";
+  c.statement = "bytes == the definition evaluated in f32 in the spec's order (oracle<float>)";
+  c.check = [](const OpSpec& op, const Case& in, const vt::ExecContext& ctx) {
+    const Execution run = Execute(op, in, ctx);
+    if (!run.guard_error.empty()) return ClaimOutcome::Violated(run.guard_error);
+    const auto want = op.oracle_f32(in);
+    for (const TensorData& t : run.after.tensors) {
+      if (t.role == Role::kInput) continue;
+      const auto it = want.find(t.name);
+      if (it == want.end()) return ClaimOutcome::Violated("the f32 definition has no value for " + t.name);
+      // The stores a kernel makes: encode each f32 value into the operand's dtype.
+      const TensorData expect = TensorFromValues(t.name, t.dtype, t.shape, t.role, it->second);
+      TensorData as_fmt = expect;
+      if (t.fmt != expect.fmt) {
+        as_fmt.fmt = t.fmt;
+        as_fmt.SetValues(it->second);
+      }
+      const std::string d = DiffBytes(t, as_fmt);
+      if (!d.empty()) return ClaimOutcome::Violated("kernel vs f32 definition: " + d);
+    }
+    return ClaimOutcome::Holds();
+  };
+  return c;
+}
+
 Claim SameAs(std::string name, std::string statement, std::function<bool(const Params&)> applies,
              std::string other_op, std::function<Case(const Case&)> derive,
              std::vector<std::pair<std::string, std::string>> pairs) {

@@ -27,6 +27,15 @@ Claim RowSlice(std::vector<std::string> row_tensors);
 // The same over the flat element order (every named tensor viewed as 1-D).
 Claim FlatSlice(std::vector<std::string> tensors);
 
+// Every written operand's bytes equal the op's oracle evaluated at S = float
+// (OpSpec::oracle_f32) and stored to the operand's dtype: the definition in
+// f32, in the spec's order, with its rounding points. The seed fixes that
+// order, so a kernel that reassociates, multiplies by a reciprocal instead of
+// dividing, or fuses a multiply-add, breaks it even when the difference is one
+// ulp - below what a tolerance can see. The catalog adds it to every op that
+// provides oracle_f32.
+Claim F32Definition();
+
 // This op's outputs equal, bit for bit, the outputs of `other_op` run on a
 // case derived from this one. `pairs` maps this op's tensor to the other's.
 Claim SameAs(std::string name, std::string statement, std::function<bool(const Params&)> applies,

@@ -1,6 +1,8 @@
 // Small helpers the per-op catalog entries share.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,21 @@
 namespace vt::conform::entry {
 
 using oracle::Bounded;
+
+// An entry's oracle is one template over the scalar, returning every written
+// operand's values; the harness instantiates it twice: Bounded (oracle mode:
+// truth + bound) and float (the f32 definition, claim "f32_definition").
+template <class S>
+using Outs = std::map<std::string, std::vector<S>>;
+
+// Exact input values as S (Bounded: given, no error).
+template <class S>
+std::vector<S> Inputs(const std::vector<double>& v) {
+  std::vector<S> out;
+  out.reserve(v.size());
+  for (double x : v) out.push_back(oracle::In<S>(x));
+  return out;
+}
 
 // Exact input values as Bounded (no error).
 inline std::vector<Bounded> AsBounded(const std::vector<double>& v) {
@@ -31,6 +48,22 @@ inline Expected ToExpected(const std::vector<Bounded>& s) {
     e.e.push_back(b.e);
   }
   return e;
+}
+
+inline std::function<OracleResult(const Case&)> Bounds(Outs<Bounded> (*eval)(const Case&)) {
+  return [eval](const Case& c) {
+    OracleResult r;
+    for (const auto& [name, values] : eval(c)) r[name] = ToExpected(values);
+    return r;
+  };
+}
+
+inline std::function<std::map<std::string, std::vector<double>>(const Case&)> F32(Outs<float> (*eval)(const Case&)) {
+  return [eval](const Case& c) {
+    std::map<std::string, std::vector<double>> r;
+    for (const auto& [name, values] : eval(c)) r[name] = std::vector<double>(values.begin(), values.end());
+    return r;
+  };
 }
 
 // Inputs drawn N(0, scale^2) - the case's "scale" knob.

@@ -89,6 +89,10 @@ struct OpSpec {
   std::function<void(Case&)> build;           // tensors (specs + fills) from params
   std::function<void(const vt::ExecContext&, const Workspace&)> run;
   std::function<OracleResult(const Case&)> oracle;  // Bounded oracle, logical order
+  // The same oracle at S = float: the definition evaluated in f32 in the
+  // spec's order with its rounding points. The seed fixes that order, so the
+  // kernel must reproduce these bytes (claim F32Definition, claims.h).
+  std::function<std::map<std::string, std::vector<double>>(const Case&)> oracle_f32;
   std::function<std::vector<OutputSpec>(const Case&)> outputs;
   std::vector<ErrorCase> errors;
   std::vector<Claim> claims;

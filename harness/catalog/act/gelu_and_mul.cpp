@@ -37,9 +37,10 @@ void Build(Case& c) {
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) { vt::GeluAndMul(ctx, ws["out"], ws["x"]); }
 
-OracleResult Oracle(const Case& c) {
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
   const TensorData& x = c.Get("x");
-  return {{"out", entry::ToExpected(oracle::GeluAndMul<Bounded>(x.shape[0], x.shape[1] / 2, x.Values()))}};
+  return {{"out", oracle::GeluAndMul<S>(x.shape[0], x.shape[1] / 2, x.Values())}};
 }
 
 std::vector<OutputSpec> Outputs(const Case&) {
@@ -78,7 +79,8 @@ OpSpec Spec_gelu_and_mul() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = Oracle;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.errors = {mut::DType("x", vt::DType::kI32),  mut::DType("x", vt::DType::kU8),
               mut::DType("out", vt::DType::kF16), mut::Dim("x", 1, 1),  // odd inner dim

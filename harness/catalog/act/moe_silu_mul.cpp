@@ -37,8 +37,9 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
   vt::MoeSiluMul(ctx, ws["out"], ws["gate"], ws["up"]);
 }
 
-OracleResult Oracle(const Case& c) {
-  return {{"out", entry::ToExpected(oracle::MoeSiluMul<Bounded>(c.Get("gate").Values(), c.Get("up").Values()))}};
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
+  return {{"out", oracle::MoeSiluMul<S>(c.Get("gate").Values(), c.Get("up").Values())}};
 }
 
 std::vector<OutputSpec> Outputs(const Case&) {
@@ -57,7 +58,8 @@ OpSpec Spec_moe_silu_mul() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = Oracle;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   // Ranks are free (flat op), so there is no rank error; element counts are the shape contract.
   s.errors = {mut::DType("gate", vt::DType::kI32), mut::DType("up", vt::DType::kU8),

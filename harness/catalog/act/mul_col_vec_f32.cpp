@@ -34,10 +34,10 @@ void Build(Case& c) {
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) { vt::MulColVecF32(ctx, ws["x"], ws["col"]); }
 
-OracleResult Oracle(const Case& c) {
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
   const TensorData& x = c.Get("x");
-  return {{"x", entry::ToExpected(oracle::MulColVec<Bounded>(x.shape[0], x.shape[1], x.Values(),
-                                                              c.Get("col").Values()))}};
+  return {{"x", oracle::MulColVec<S>(x.shape[0], x.shape[1], x.Values(), c.Get("col").Values())}};
 }
 
 std::vector<OutputSpec> Outputs(const Case&) {
@@ -55,7 +55,8 @@ OpSpec Spec_mul_col_vec_f32() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = Oracle;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   // x accepts padded rows, so its layout errors are an inner stride and
   // overlapping rows rather than mut::Strided.

@@ -42,8 +42,9 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
   vt::MulScalar(ctx, ws["out"], ws["x"], ws.params().Num("s"));
 }
 
-OracleResult Oracle(const Case& c) {
-  return {{"out", entry::ToExpected(oracle::MulScalar<Bounded>(c.Get("x").Values(), c.params.F32("s")))}};
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
+  return {{"out", oracle::MulScalar<S>(c.Get("x").Values(), c.params.F32("s"))}};
 }
 
 std::vector<OutputSpec> Outputs(const Case&) {
@@ -83,7 +84,8 @@ OpSpec Spec_mul_scalar() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = Oracle;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.errors = {mut::DType("x", vt::DType::kI32),   mut::DType("out", vt::DType::kF16),
               mut::DType("out", vt::DType::kI8),  mut::Dim("out", 0, 1),

@@ -43,10 +43,10 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
   vt::SharedExpertGate(ctx, ws["out"], ws["sd"], ws["gl"]);
 }
 
-OracleResult Oracle(const Case& c) {
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
   const TensorData& out = c.Get("out");
-  return {{"out", entry::ToExpected(oracle::SharedExpertGate<Bounded>(
-                      out.shape[0], out.shape[1], c.Get("sd").Values(), c.Get("gl").Values()))}};
+  return {{"out", oracle::SharedExpertGate<S>(out.shape[0], out.shape[1], c.Get("sd").Values(), c.Get("gl").Values())}};
 }
 
 std::vector<OutputSpec> Outputs(const Case&) {
@@ -87,7 +87,8 @@ OpSpec Spec_shared_expert_gate() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = Oracle;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.errors = {mut::DType("out", vt::DType::kF32), mut::DType("out", vt::DType::kF16),
               mut::DType("sd", vt::DType::kF16),  mut::DType("sd", vt::DType::kI32),

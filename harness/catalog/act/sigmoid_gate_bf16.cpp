@@ -37,8 +37,9 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
   vt::SigmoidGateBf16(ctx, ws["out"], ws["attn"], ws["gate"]);
 }
 
-OracleResult Oracle(const Case& c) {
-  return {{"out", entry::ToExpected(oracle::SigmoidGate<Bounded>(c.Get("attn").Values(), c.Get("gate").Values()))}};
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
+  return {{"out", oracle::SigmoidGate<S>(c.Get("attn").Values(), c.Get("gate").Values())}};
 }
 
 std::vector<OutputSpec> Outputs(const Case&) {
@@ -57,7 +58,8 @@ OpSpec Spec_sigmoid_gate_bf16() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = Oracle;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   // Ranks are free (flat op), so there is no rank error; element counts are the shape contract.
   s.errors = {mut::DType("attn", vt::DType::kF16), mut::DType("attn", vt::DType::kI32),

@@ -42,8 +42,9 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
   vt::SoftCap(ctx, ws["out"], ws["x"], ws.params().Num("cap"));
 }
 
-OracleResult Oracle(const Case& c) {
-  return {{"out", entry::ToExpected(oracle::SoftCap<Bounded>(c.Get("x").Values(), c.params.F32("cap")))}};
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
+  return {{"out", oracle::SoftCap<S>(c.Get("x").Values(), c.params.F32("cap"))}};
 }
 
 std::vector<OutputSpec> Outputs(const Case&) {
@@ -62,7 +63,8 @@ OpSpec Spec_soft_cap() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = Oracle;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.errors = {mut::DType("x", vt::DType::kI32),  mut::DType("out", vt::DType::kF16),
               mut::DType("out", vt::DType::kU8), mut::Dim("out", 0, 1),

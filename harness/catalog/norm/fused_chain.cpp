@@ -111,21 +111,22 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
                  Args(ws.params()));
 }
 
-OracleResult Oracle(const Case& c) {
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
   const TensorData& x = c.Get("x");
   const TensorData* r = c.Find("residual");
-  oracle::ChainSlots<Bounded> s;
-  s.x = entry::AsBounded(x.Values());
-  s.weight = entry::AsBounded(entry::Vals(c, "weight"));
+  oracle::ChainSlots<S> s;
+  s.x = entry::Inputs<S>(x.Values());
+  s.weight = entry::Inputs<S>(entry::Vals(c, "weight"));
   if (r != nullptr) {
-    s.residual = entry::AsBounded(r->Values());
+    s.residual = entry::Inputs<S>(r->Values());
     s.residual_fmt = r->fmt;
   }
-  s.out.assign(static_cast<std::size_t>(x.Numel()), Bounded{NAN, 0.0, true});  // never read before written
+  s.out.assign(static_cast<std::size_t>(x.Numel()), oracle::In<S>(NAN));  // never read before written
   s.out_fmt = c.Get("out").fmt;
   oracle::FusedChain(x.shape[0], x.shape[1], ParseRecipe(c.params.Str("recipe")), c.params.F32("eps"), s);
-  OracleResult o{{"out", entry::ToExpected(s.out)}};
-  if (r != nullptr) o["residual"] = entry::ToExpected(s.residual);
+  entry::Outs<S> o{{"out", s.out}};
+  if (r != nullptr) o["residual"] = s.residual;
   return o;
 }
 
@@ -181,7 +182,8 @@ OpSpec Spec_fused_chain() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = Oracle;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.errors = {BadRecipe("recipe_empty", "", -1, "1..8 steps"),
               BadRecipe("recipe_nine_steps", "N01:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3", -1, "1..8 steps"),

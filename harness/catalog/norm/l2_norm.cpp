@@ -40,10 +40,11 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
   vt::L2Norm(ctx, ws["out"], ws["x"], {ws.params().F32("eps")});
 }
 
-OracleResult Oracle(const Case& c) {
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
   const TensorData& x = c.Get("x");
   const int64_t d = x.shape.back();
-  return {{"out", entry::ToExpected(oracle::L2Norm<Bounded>(x.Numel() / d, d, x.Values(), c.params.F32("eps")))}};
+  return {{"out", oracle::L2Norm<S>(x.Numel() / d, d, x.Values(), c.params.F32("eps"))}};
 }
 
 std::vector<OutputSpec> Outputs(const Case&) {
@@ -89,7 +90,8 @@ OpSpec Spec_l2_norm() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = Oracle;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.errors = {mut::DType("x", vt::DType::kI8),  mut::DType("out", vt::DType::kF16),
               mut::Dim("out", 0, 1),            mut::Dim("out", 1, 1),

@@ -45,15 +45,15 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
               ws.Find("residual"));
 }
 
-OracleResult Oracle(const Case& c) {
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
   const TensorData& x = c.Get("x");
   const TensorData* r = c.Find("residual");
-  std::vector<Bounded> res = r != nullptr ? entry::AsBounded(r->Values()) : std::vector<Bounded>{};
-  const auto out = oracle::RmsNorm<Bounded>(x.shape[0], x.shape[1], x.Values(), entry::Vals(c, "weight"),
-                                            c.params.Flag("gemma"), c.params.F32("eps"),
-                                            r != nullptr ? &res : nullptr, r != nullptr ? r->fmt : oracle::Fmt::kF32);
-  OracleResult o{{"out", entry::ToExpected(out)}};
-  if (r != nullptr) o["residual"] = entry::ToExpected(res);
+  std::vector<S> res = r != nullptr ? entry::Inputs<S>(r->Values()) : std::vector<S>{};
+  entry::Outs<S> o{{"out", oracle::RmsNorm<S>(x.shape[0], x.shape[1], x.Values(), entry::Vals(c, "weight"),
+                                              c.params.Flag("gemma"), c.params.F32("eps"), r != nullptr ? &res : nullptr,
+                                              r != nullptr ? r->fmt : oracle::Fmt::kF32)}};
+  if (r != nullptr) o["residual"] = res;
   return o;
 }
 
@@ -128,7 +128,8 @@ OpSpec Spec_rms_norm() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = Oracle;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.errors = {mut::DType("x", vt::DType::kI32),      mut::DType("out", vt::DType::kF16),
               mut::DType("weight", vt::DType::kU8),  mut::DType("residual", vt::DType::kF16),

@@ -37,12 +37,11 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
   vt::RmsNormGated(ctx, ws["out"], ws["x"], ws["gate"], ws["weight"], {p.F32("eps"), p.Flag("sigmoid")});
 }
 
-OracleResult Oracle(const Case& c) {
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
   const TensorData& x = c.Get("x");
-  const int64_t d = x.shape.back();
-  const auto out = oracle::RmsNormGated<Bounded>(norm_entry::GatedRows(x), d, x.Values(), entry::Vals(c, "gate"),
-                                                 entry::Vals(c, "weight"), c.params.F32("eps"), c.params.Flag("sigmoid"));
-  return {{"out", entry::ToExpected(out)}};
+  return {{"out", oracle::RmsNormGated<S>(norm_entry::GatedRows(x), x.shape.back(), x.Values(), entry::Vals(c, "gate"),
+                                          entry::Vals(c, "weight"), c.params.F32("eps"), c.params.Flag("sigmoid"))}};
 }
 
 std::vector<OutputSpec> Outputs(const Case&) {
@@ -118,7 +117,8 @@ OpSpec Spec_rms_norm_gated() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = Oracle;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.errors = {mut::DType("gate", vt::DType::kI32),  mut::DType("out", vt::DType::kF16),
               mut::DType("weight", vt::DType::kI64), mut::Dim("gate", 0, 1),

@@ -57,15 +57,15 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
   vt::RmsNormGatedGroup(ctx, ws["out"], ws["x"], ws["gate"], ws.Find("weight"), Args(ws.params()));
 }
 
-OracleResult Oracle(const Case& c) {
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
   const TensorData& x = c.Get("x");
   const int64_t hidden = x.shape.back();
   const TensorData* w = c.Find("weight");
   const std::vector<double> wv = w != nullptr ? w->Values() : std::vector<double>{};
-  const auto out = oracle::RmsNormGatedGroup<Bounded>(x.Numel() / hidden, hidden, x.Values(), entry::Vals(c, "gate"),
-                                                      w != nullptr ? &wv : nullptr, static_cast<int>(c.params.Int("n_groups")),
-                                                      c.params.F32("eps"), x.fmt);
-  return {{"out", entry::ToExpected(out)}};
+  return {{"out", oracle::RmsNormGatedGroup<S>(x.Numel() / hidden, hidden, x.Values(), entry::Vals(c, "gate"),
+                                               w != nullptr ? &wv : nullptr, static_cast<int>(c.params.Int("n_groups")),
+                                               c.params.F32("eps"), x.fmt)}};
 }
 
 std::vector<OutputSpec> Outputs(const Case&) {
@@ -138,7 +138,8 @@ OpSpec Spec_rms_norm_gated_group() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = Oracle;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.errors = {mut::Arg("n_groups", 0),         mut::Arg("n_groups", -2),
               mut::Arg("n_groups", 3 * 1021),  mut::Arg("eps", 0.0),

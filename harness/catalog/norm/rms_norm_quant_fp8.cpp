@@ -46,16 +46,16 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
                       {p.F32("eps"), p.Flag("gemma")}, ws.Find("residual"), p.F32("input_scale"));
 }
 
-OracleResult Oracle(const Case& c) {
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
   const TensorData& x = c.Get("x");
   const TensorData* r = c.Find("residual");
-  std::vector<Bounded> res = r != nullptr ? entry::AsBounded(r->Values()) : std::vector<Bounded>{};
-  const auto q = oracle::RmsNormQuantFp8<Bounded>(
-      x.shape[0], x.shape[1], x.Values(), entry::Vals(c, "weight"), c.params.Flag("gemma"),
-      c.params.F32("eps"), r != nullptr ? &res : nullptr, r != nullptr ? r->fmt : oracle::Fmt::kF32,
-      c.params.F32("input_scale"));
-  OracleResult o{{"out_fp8", entry::ToExpected(q.fp8)}, {"out_bf16", entry::ToExpected(q.bf16)}};
-  if (r != nullptr) o["residual"] = entry::ToExpected(res);
+  std::vector<S> res = r != nullptr ? entry::Inputs<S>(r->Values()) : std::vector<S>{};
+  const auto q = oracle::RmsNormQuantFp8<S>(x.shape[0], x.shape[1], x.Values(), entry::Vals(c, "weight"),
+                                            c.params.Flag("gemma"), c.params.F32("eps"), r != nullptr ? &res : nullptr,
+                                            r != nullptr ? r->fmt : oracle::Fmt::kF32, c.params.F32("input_scale"));
+  entry::Outs<S> o{{"out_fp8", q.fp8}, {"out_bf16", q.bf16}};
+  if (r != nullptr) o["residual"] = res;
   return o;
 }
 
@@ -104,7 +104,8 @@ OpSpec Spec_rms_norm_quant_fp8() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = Oracle;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.errors = {mut::DType("out_fp8", vt::DType::kI8),  mut::DType("out_bf16", vt::DType::kF32),
               mut::DType("x", vt::DType::kI32),        mut::DType("residual", vt::DType::kF16),
