@@ -74,8 +74,8 @@ TensorData GoldenOutputLike(const GoldenCase& g, const std::string& name, const 
   const TensorData& src = g.Get(name);
   TensorData t;
   t.name = as;
-  t.dtype = src.dtype;
-  t.fmt = src.fmt;
+  t.dtype = src.dtype == vt::DType::kF16 ? vt::DType::kF32 : src.dtype;
+  t.fmt = src.dtype == vt::DType::kF16 ? oracle::Fmt::kF32 : src.fmt;
   t.shape = src.shape;
   t.role = Role::kOutput;
   t.SetContiguous();

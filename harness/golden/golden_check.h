@@ -27,7 +27,10 @@ CaseResult CheckGoldenDir(const std::string& dir, const RunConfig& cfg);
 // Helpers for adapters.
 // A golden tensor copied into the case under a new name and role.
 TensorData GoldenTensor(const GoldenCase& g, const std::string& name, const std::string& as, Role role);
-// A poisoned output shaped and typed like a golden tensor.
+// A poisoned output shaped like a golden tensor, of the dtype the op stores:
+// the golden's own, except f16, which the float outputs of this kernel set do
+// not store (O = f32/bf16): an f16 golden is compared against an f32 output
+// (the comparison is by value, under the manifest's atol/rtol).
 TensorData GoldenOutputLike(const GoldenCase& g, const std::string& name, const std::string& as);
 // The first of `names` the golden has; GoldenUnsupported when none.
 std::string GoldenPick(const GoldenCase& g, std::initializer_list<const char*> names);

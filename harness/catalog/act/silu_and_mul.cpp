@@ -77,7 +77,7 @@ GoldenMapping GoldenSiluAndMul(const GoldenCase& g) {
   if (x.shape[1] % 2 != 0) throw GoldenUnsupported("x's last dim is odd");
   Params p("silu_and_mul");
   p.Set("x", DTypeKey(x));
-  p.Set("out", DTypeKey(g.Get(out)));
+  p.Set("out", DTypeKey(GoldenOutputLike(g, out, "out")));
   p.Set("T", x.shape[0]);
   p.Set("D", x.shape[1] / 2);
   m.c.params = p;

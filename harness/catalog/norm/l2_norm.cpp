@@ -69,7 +69,7 @@ GoldenMapping GoldenL2Norm(const GoldenCase& g) {
   const std::string out = GoldenPick(g, {"out", "y"});
   Params p("l2_norm");
   p.Set("x", DTypeKey(x));
-  p.Set("out", DTypeKey(g.Get(out)));
+  p.Set("out", DTypeKey(GoldenOutputLike(g, out, "out")));
   p.Set("rank", 2);
   p.Set("T", x.shape[0]);
   p.Set("D", x.shape[1]);

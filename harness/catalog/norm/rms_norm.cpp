@@ -99,11 +99,14 @@ Case GemmaFolded(const Case& c) {
 GoldenMapping GoldenRmsNorm(const GoldenCase& g) {
   GoldenMapping m;
   const bool fused = g.args.value("fused_residual", false);
+  if (fused && g.Has("residual_in") && g.Get("residual_in").dtype == vt::DType::kF16) {
+    throw GoldenUnsupported("an f16 residual stream (the residual is stored as f32 or bf16)");
+  }
   const TensorData x = AsRows(GoldenTensor(g, "x", "x", Role::kInput));
   Params p("rms_norm");
   p.Set("x", DTypeKey(x));
   p.Set("w", DTypeKey(g.Get("weight")));
-  p.Set("out", DTypeKey(g.Get("out")));
+  p.Set("out", DTypeKey(GoldenOutputLike(g, "out", "out")));
   p.Set("T", x.shape[0]);
   p.Set("H", x.shape[1]);
   p.Set("gemma", g.args.value("gemma", false) ? 1 : 0);

@@ -85,7 +85,7 @@ GoldenMapping GoldenRmsNormGated(const GoldenCase& g) {
   p.Set("x", DTypeKey(x));
   p.Set("gate", DTypeKey(g.Get(gate_name)));
   p.Set("w", DTypeKey(g.Get("weight")));
-  p.Set("out", DTypeKey(g.Get("out")));
+  p.Set("out", DTypeKey(GoldenOutputLike(g, "out", "out")));
   p.Set("rank", 2);
   p.Set("T", x.shape[0]);
   if (before) {

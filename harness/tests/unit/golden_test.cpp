@@ -222,9 +222,11 @@ fs::path WriteVariant(const Variant& v, double perturb) {
                 std::vector<double>(static_cast<std::size_t>(m), 0.0));
     outputs.push_back(v.extra_output);
   }
-  const bool bf16 = v.out_dtype == "bf16";
+  // The recorded captures' own scales: 8e-3 for bf16 outputs, 1e-5 for f32;
+  // 2e-3 for f16 (its rounding is 2^-11 relative).
+  const double tol = v.out_dtype == "bf16" ? 8e-3 : v.out_dtype == "f16" ? 2e-3 : 1e-5;
   Json m = {{"op", v.op}, {"args", v.args}, {"tensors", tensors}, {"inputs", inputs}, {"outputs", outputs},
-            {"tol", {{"atol", bf16 ? 8e-3 : 1e-5}, {"rtol", bf16 ? 8e-3 : 1e-5}}}};
+            {"tol", {{"atol", tol}, {"rtol", tol}}}};
   WriteManifest(d, m);
   if (v.expect != "pass") return d;
   // Fill each expected output from the oracle of the op the adapter maps to.
@@ -260,6 +262,11 @@ TEST(GoldenAdapters, VariantsBeyondTheRecordedCases) {
       {"gated_gate_first_groups", "rmsnorm_gated", "f32",
        {{"eps", 1e-5}, {"norm_before_gate", false}, {"activation", "silu"}, {"group_size", 16}},
        {{"x", "f32", {4, 64}}, {"gate", "f32", {4, 64}}, {"weight", "f32", {64}}}, {4, 64}, "pass"},
+      {"rms_f16_in_f16_out", "rmsnorm", "f16", {{"eps", 1e-6}, {"gemma", false}, {"fused_residual", false}},
+       {{"x", "f16", {4, 64}}, {"weight", "f16", {64}}}, {4, 64}, "pass"},
+      {"rms_fused_f16_residual", "rmsnorm", "f16", {{"eps", 1e-6}, {"gemma", false}, {"fused_residual", true}},
+       {{"x", "f16", {4, 64}}, {"weight", "f16", {64}}, {"residual_in", "f16", {4, 64}}}, {4, 64}, "unsupported",
+       "residual_out", "residual_in"},
       {"l2_bf16_rank3", "l2norm", "bf16", {{"eps", 1e-6}}, {{"x", "bf16", {3, 5, 24}}}, {3, 5, 24}, "pass"},
       {"silu_f32_rank3", "silu_and_mul", "f32", Json::object(), {{"x", "f32", {2, 3, 96}}}, {2, 3, 48}, "pass"},
       {"gelu_tanh", "gelu_and_mul", "f32", {{"approximate", "tanh"}}, {{"x", "f32", {4, 64}}}, {4, 32}, "pass"},
