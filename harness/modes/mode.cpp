@@ -51,6 +51,12 @@ std::vector<Params> TierCases(const OpSpec& op, const RunConfig& cfg, int count)
   return gen::Draw(op.gen(cfg.tier), cfg.seed ^ HashName(op.name), count);
 }
 
+std::vector<CaseRef> TierRefs(const OpSpec& op, const RunConfig& cfg, std::string_view mode) {
+  std::vector<CaseRef> refs;
+  for (const Params& p : TierCases(op, cfg, DrawCount(mode, cfg.tier))) refs.push_back({p.Identity(), p, "", ""});
+  return refs;
+}
+
 CaseResult StartResult(const OpSpec& op, std::string_view mode, const CaseRef& ref, const RunConfig& cfg) {
   CaseResult r;
   r.id = ref.id;

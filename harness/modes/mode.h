@@ -53,6 +53,9 @@ int DrawCount(std::string_view mode, Tier tier);
 // threads mode's cases are a prefix of the oracle mode's.
 std::vector<Params> TierCases(const OpSpec& op, const RunConfig& cfg, int count);
 
+// One CaseRef per generated tier case (the oracle and threads modes).
+std::vector<CaseRef> TierRefs(const OpSpec& op, const RunConfig& cfg, std::string_view mode);
+
 // A result pre-filled with the case's identity fields.
 CaseResult StartResult(const OpSpec& op, std::string_view mode, const CaseRef& ref, const RunConfig& cfg);
 

@@ -22,9 +22,7 @@ class ThreadsMode : public Mode {
   bool Covers(const OpSpec& op) const override { return op.run != nullptr; }
 
   std::vector<CaseRef> Enumerate(const OpSpec& op, const RunConfig& cfg) const override {
-    std::vector<CaseRef> refs;
-    for (const Params& p : TierCases(op, cfg, DrawCount(name(), cfg.tier))) refs.push_back({p.Identity(), p, "", ""});
-    return refs;
+    return TierRefs(op, cfg, name());
   }
 
   CaseResult Check(const OpSpec& op, const CaseRef& ref, const RunConfig& cfg) const override {

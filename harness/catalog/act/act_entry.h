@@ -33,6 +33,17 @@ inline std::vector<int64_t> FlatShape(const std::string& knob, int operand, int6
   return {t, d};
 }
 
+// The tensors of a flat binary op: inputs a (operand 1) and b (operand 2),
+// N(0, scale^2), and the output, shaped by the case's "shape" knob.
+inline void BuildFlatBinary(Case& c, const std::string& a, const std::string& b) {
+  const Params& p = c.params;
+  const int64_t t = p.Int("T"), d = p.Int("D");
+  const std::string k = p.Str("shape");
+  c.Input(a, p.DType(a), FlatShape(k, 1, t, d), entry::Values(p));
+  c.Input(b, p.DType(b), FlatShape(k, 2, t, d), entry::Values(p));
+  c.Output("out", p.DType("out"), FlatShape(k, 0, t, d));
+}
+
 // Same-shape unary ops (out and x share one shape of any rank): "2d" [T,H],
 // "3d" [T,G,H] (G heads) or "1d" [T*H].
 inline rc::Gen<std::string> RankKnob() {

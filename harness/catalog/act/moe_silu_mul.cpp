@@ -24,14 +24,7 @@ rc::Gen<Params> Gen(Tier tier) {
   });
 }
 
-void Build(Case& c) {
-  const Params& p = c.params;
-  const int64_t t = p.Int("T"), d = p.Int("D");
-  const std::string k = p.Str("shape");
-  c.Input("gate", p.DType("gate"), act::FlatShape(k, 1, t, d), entry::Values(p));
-  c.Input("up", p.DType("up"), act::FlatShape(k, 2, t, d), entry::Values(p));
-  c.Output("out", p.DType("out"), act::FlatShape(k, 0, t, d));
-}
+void Build(Case& c) { act::BuildFlatBinary(c, "gate", "up"); }
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) {
   vt::MoeSiluMul(ctx, ws["out"], ws["gate"], ws["up"]);

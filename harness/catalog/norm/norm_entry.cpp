@@ -39,6 +39,14 @@ void DrawGatedShape(Params& p, Tier tier) {
   p.Set("pad", *gen::Pad());
 }
 
+void BuildRmsInputs(Case& c) {
+  const Params& p = c.params;
+  const int64_t t = p.Int("T"), h = p.Int("H");
+  c.Input("x", p.DType("x"), {t, h}, entry::Values(p));
+  c.Input("weight", p.DType("w"), {h}, p.Flag("gemma") ? Fill::Uniform(-0.5, 0.5) : Fill::Uniform(0.5, 1.5));
+  if (p.Str("residual") != "none") c.Add("residual", p.DType("residual"), {t, h}, Role::kInPlace, entry::Values(p));
+}
+
 void BuildGatedInputs(Case& c, vt::DType x_dt, vt::DType gate_dt, vt::DType w_dt) {
   const Params& p = c.params;
   const int64_t t = p.Int("T"), d = p.Int("D");

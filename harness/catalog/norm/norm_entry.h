@@ -19,6 +19,12 @@ TensorData QuantFp8Static(const TensorData& bf16, float input_scale, const std::
 // (A fixed scale would make some cases all-zero codes: MISTRUSTED.)
 rc::Gen<double> InputScale(double scale, double eps);
 
+// rms_norm-style inputs from "T", "H", "x", "w", "gemma", "residual": x and the
+// in-place residual N(0, scale^2); checkpoint-like weights - around 1 for plain
+// RMSNorm, around 0 for Gemma's (1 + w) - bounded away from making (1 + w) or w
+// vanish for a whole row.
+void BuildRmsInputs(Case& c);
+
 // Gated-norm operands (rms_norm_gated and its fp8 variant): x/gate [rows, D] or
 // [T, Hv, D]; the gate's token stride padded by "pad" elements.
 void BuildGatedInputs(Case& c, vt::DType x_dt, vt::DType gate_dt, vt::DType w_dt);

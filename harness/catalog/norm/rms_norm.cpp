@@ -1,5 +1,5 @@
 // Catalog entry: rms_norm (vLLM RMSNorm / GemmaRMSNorm / fused_add_rms_norm).
-#include "harness/catalog/entry.h"
+#include "harness/catalog/norm/norm_entry.h"
 #include "harness/golden/golden_check.h"
 #include "oracles/norm/rms_norm.h"
 #include "vt/ops.h"
@@ -27,16 +27,8 @@ rc::Gen<Params> Gen(Tier tier) {
 }
 
 void Build(Case& c) {
-  const Params& p = c.params;
-  const int64_t t = p.Int("T"), h = p.Int("H");
-  c.Input("x", p.DType("x"), {t, h}, entry::Values(p));
-  // Checkpoint-like weights: around 1 for plain RMSNorm, around 0 for Gemma's
-  // (1 + w); bounded away from making (1 + w) or w vanish for a whole row.
-  c.Input("weight", p.DType("w"), {h}, p.Flag("gemma") ? Fill::Uniform(-0.5, 0.5) : Fill::Uniform(0.5, 1.5));
-  if (p.Str("residual") != "none") {
-    c.Add("residual", p.DType("residual"), {t, h}, Role::kInPlace, entry::Values(p));
-  }
-  c.Output("out", p.DType("out"), {t, h});
+  norm_entry::BuildRmsInputs(c);
+  c.Output("out", c.params.DType("out"), c.Get("x").shape);
 }
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) {

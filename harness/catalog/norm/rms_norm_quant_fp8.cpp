@@ -29,15 +29,10 @@ rc::Gen<Params> Gen(Tier tier) {
 }
 
 void Build(Case& c) {
-  const Params& p = c.params;
-  const int64_t t = p.Int("T"), h = p.Int("H");
-  c.Input("x", p.DType("x"), {t, h}, entry::Values(p));
-  c.Input("weight", p.DType("w"), {h}, p.Flag("gemma") ? Fill::Uniform(-0.5, 0.5) : Fill::Uniform(0.5, 1.5));
-  if (p.Str("residual") != "none") {
-    c.Add("residual", p.DType("residual"), {t, h}, Role::kInPlace, entry::Values(p));
-  }
+  norm_entry::BuildRmsInputs(c);
+  const int64_t t = c.params.Int("T"), h = c.params.Int("H");
   c.Output("out_fp8", vt::DType::kU8, {t, h}).fmt = oracle::Fmt::kFp8E4M3;
-  if (p.Flag("out_bf16")) c.Output("out_bf16", vt::DType::kBF16, {t, h});
+  if (c.params.Flag("out_bf16")) c.Output("out_bf16", vt::DType::kBF16, {t, h});
 }
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) {

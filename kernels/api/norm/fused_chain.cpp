@@ -108,13 +108,7 @@ void FusedChain(const ExecContext& ctx, const Tensor& out, const Tensor& x, cons
                 const Tensor* residual, const FusedRecipe& recipe, const FusedChainArgs& args) {
   const api::Checker c("fused_chain");
   api::CheckRmsNormInputs(c, ctx, x, weight, args.eps, residual);
-  c.Operand(ctx, out, "out");
-  c.FloatOut(out, "out");
-  c.SameShape(out, "out", x, "x");
-  c.Contiguous(out, "out");
-  c.NoOverlap(out, "out", x, "x");
-  c.NoOverlap(out, "out", weight, "weight");
-  if (residual != nullptr) c.NoOverlap(out, "out", *residual, "residual");
+  api::CheckRmsNormOutput(c, ctx, out, x, weight, residual);
   CheckRecipe(c, recipe, residual != nullptr);
   if (args.tier == FusedTier::kInterpreter) {
     GetKernel<kernel::FusedChainFn>("fused_chain", ctx.backend)(ctx, out, x, weight, residual,

@@ -11,6 +11,10 @@ namespace vt::api {
 void CheckRmsNormInputs(const Checker& c, const ExecContext& ctx, const Tensor& x,
                         const Tensor& weight, float eps, const Tensor* residual);
 
+// out: O, x's shape, contiguous, overlapping none of x, weight, residual.
+void CheckRmsNormOutput(const Checker& c, const ExecContext& ctx, const Tensor& out, const Tensor& x,
+                        const Tensor& weight, const Tensor* residual);
+
 // x [R,D] or [T,Hv,D] F contiguous with D > 0; gate of x's shape, F, inner dims
 // packed (token stride may be padded); weight [D] F contiguous; eps > 0.
 void CheckGatedNormInputs(const Checker& c, const ExecContext& ctx, const Tensor& x,

@@ -9,13 +9,7 @@ void RmsNorm(const ExecContext& ctx, const Tensor& out, const Tensor& x, const T
              const RmsNormArgs& args, const Tensor* residual) {
   const api::Checker c("rms_norm");
   api::CheckRmsNormInputs(c, ctx, x, weight, args.eps, residual);
-  c.Operand(ctx, out, "out");
-  c.FloatOut(out, "out");
-  c.SameShape(out, "out", x, "x");
-  c.Contiguous(out, "out");
-  c.NoOverlap(out, "out", x, "x");
-  c.NoOverlap(out, "out", weight, "weight");
-  if (residual != nullptr) c.NoOverlap(out, "out", *residual, "residual");
+  api::CheckRmsNormOutput(c, ctx, out, x, weight, residual);
   GetKernel<kernel::RmsNormFn>("rms_norm", ctx.backend)(ctx, out, x, weight, args, residual);
 }
 
