@@ -194,8 +194,8 @@ struct Variant {
   std::vector<std::tuple<std::string, std::string, std::vector<int64_t>>> inputs;  // name, dtype, shape
   std::vector<int64_t> out_shape;
   std::string expect;  // "pass" or "unsupported"
-  std::string extra_output;  // a second output with an input's dtype and shape (e.g. residual_out)
-  std::string extra_like;    // ... of this input
+  std::string extra_output = "";  // a second output with an input's dtype and shape (e.g. residual_out)
+  std::string extra_like = "";    // ... of this input
 };
 
 fs::path WriteVariant(const Variant& v, double perturb) {
