@@ -6,6 +6,8 @@
 #include <fstream>
 #include <memory>
 
+#include "vt/context.h"
+
 namespace vt::conform {
 namespace {
 
@@ -86,7 +88,7 @@ nlohmann::ordered_json ResultsDocument(const Summary& s, const RunConfig& cfg, c
                  {"date", NowUtc()},
                  {"tier", std::string(Name(cfg.tier))},
                  {"seed", Hex(cfg.seed)},
-                 {"threads", cfg.threads},
+                 {"threads", cfg.threads > 0 ? cfg.threads : vt::DefaultThreads()},
                  {"shard", meta.shard},
                  {"seconds", s.seconds}};
   doc["summary"] = {{"passed", count(Outcome::kPassed)},
