@@ -12,40 +12,40 @@ rc::Gen<int64_t> Rows(Tier t, bool with_zero) {
     case Tier::kFull: v = {1, 2, 3, 5, 7, 8, 16, 17, 31, 33, 63, 64, 65, 127, 129}; break;
   }
   if (with_zero && t != Tier::kSmoke) v.push_back(0);
-  return rc::gen::elementOf(v);
+  return gen::Pick(v);
 }
 
 rc::Gen<int64_t> Width(Tier t) {
   switch (t) {
-    case Tier::kSmoke: return rc::gen::elementOf(std::vector<int64_t>{1, 4, 16, 17});
+    case Tier::kSmoke: return gen::Pick(std::vector<int64_t>{1, 4, 16, 17});
     case Tier::kCi:
-      return rc::gen::elementOf(std::vector<int64_t>{1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 64, 127,
+      return gen::Pick(std::vector<int64_t>{1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 64, 127,
                                                      128, 129, 256, 1000, 1024, 2048, 4096});
     case Tier::kFull:
-      return rc::gen::elementOf(std::vector<int64_t>{1, 3, 8, 17, 33, 64, 127, 128, 129, 255, 256,
+      return gen::Pick(std::vector<int64_t>{1, 3, 8, 17, 33, 64, 127, 128, 129, 255, 256,
                                                      1000, 1024, 2047, 2048, 4095, 4096, 4099});
   }
   return rc::gen::just<int64_t>(1);
 }
 
 rc::Gen<int64_t> Heads(Tier t) {
-  return t == Tier::kSmoke ? rc::gen::elementOf(std::vector<int64_t>{1, 2})
-                           : rc::gen::elementOf(std::vector<int64_t>{1, 2, 3, 4, 8});
+  return t == Tier::kSmoke ? gen::Pick(std::vector<int64_t>{1, 2})
+                           : gen::Pick(std::vector<int64_t>{1, 2, 3, 4, 8});
 }
 
 rc::Gen<std::string> FloatIn() {
-  return rc::gen::elementOf(std::vector<std::string>{"f32", "f16", "bf16"});
+  return gen::Pick(std::vector<std::string>{"f32", "f16", "bf16"});
 }
 
-rc::Gen<std::string> FloatOut() { return rc::gen::elementOf(std::vector<std::string>{"f32", "bf16"}); }
+rc::Gen<std::string> FloatOut() { return gen::Pick(std::vector<std::string>{"f32", "bf16"}); }
 
-rc::Gen<int64_t> Flag() { return rc::gen::elementOf(std::vector<int64_t>{0, 1}); }
+rc::Gen<int64_t> Flag() { return gen::Pick(std::vector<int64_t>{0, 1}); }
 
-rc::Gen<double> Scale() { return rc::gen::elementOf(std::vector<double>{1.0, 1.0, 1e-3, 30.0}); }
+rc::Gen<double> Scale() { return gen::Pick(std::vector<double>{1.0, 1.0, 1e-3, 30.0}); }
 
-rc::Gen<double> Eps() { return rc::gen::elementOf(std::vector<double>{1e-6, 1e-5, 1e-2}); }
+rc::Gen<double> Eps() { return gen::Pick(std::vector<double>{1e-6, 1e-5, 1e-2}); }
 
-rc::Gen<int64_t> Pad() { return rc::gen::elementOf(std::vector<int64_t>{0, 1, 3, 16}); }
+rc::Gen<int64_t> Pad() { return gen::Pick(std::vector<int64_t>{0, 1, 3, 16}); }
 
 rc::Gen<uint64_t> Seed() { return rc::gen::arbitrary<uint64_t>(); }
 

@@ -15,6 +15,16 @@
 
 namespace vt::conform::gen {
 
+// One of the listed values. Unlike rc::gen::elementOf (which never shrinks),
+// this shrinks towards the FIRST element, so lists put the simplest value
+// first; at RapidCheck's nominal size it draws exactly what elementOf draws.
+template <class Container>
+rc::Gen<typename Container::value_type> Pick(Container values) {
+  const std::size_t n = values.size();
+  return rc::gen::map(rc::gen::inRange<std::size_t>(0, n),
+                      [values = std::move(values)](std::size_t i) { return values[i]; });
+}
+
 // Leading (row) extents. with_zero adds the empty case.
 rc::Gen<int64_t> Rows(Tier t, bool with_zero = true);
 // Reduced / inner extents (> 0).

@@ -13,7 +13,7 @@ namespace vt::conform::act {
 // reach |z| ~ 20: deep in sigmoid/silu saturation, still far from expf's f32
 // overflow at 88.7, where the kernel's exp(-z) would become inf), 0.05 (the
 // near-linear region around 0).
-inline rc::Gen<double> ExpScale() { return rc::gen::elementOf(std::vector<double>{1.0, 1.0, 4.0, 0.05}); }
+inline rc::Gen<double> ExpScale() { return gen::Pick(std::vector<double>{1.0, 1.0, 4.0, 0.05}); }
 
 // Operand shapes of a flat elementwise op, where only element counts must
 // agree. Knob values: "same" (every operand [T,D]), "flat_out" (out [T*D], the
@@ -21,7 +21,7 @@ inline rc::Gen<double> ExpScale() { return rc::gen::elementOf(std::vector<double
 // [T*D], operand 2 [T,D,1]). Operand 0 is the output. T leads every form, so a
 // mut::Dim on dim 0 changes the element count even when T = 0.
 inline rc::Gen<std::string> FlatShapeKnob() {
-  return rc::gen::elementOf(std::vector<std::string>{"same", "same", "flat_out", "mixed"});
+  return gen::Pick(std::vector<std::string>{"same", "same", "flat_out", "mixed"});
 }
 inline std::vector<int64_t> FlatShape(const std::string& knob, int operand, int64_t t, int64_t d) {
   if (knob == "flat_out" && operand == 0) return {t * d};
@@ -47,7 +47,7 @@ inline void BuildFlatBinary(Case& c, const std::string& a, const std::string& b)
 // Same-shape unary ops (out and x share one shape of any rank): "2d" [T,H],
 // "3d" [T,G,H] (G heads) or "1d" [T*H].
 inline rc::Gen<std::string> RankKnob() {
-  return rc::gen::elementOf(std::vector<std::string>{"2d", "2d", "3d", "1d"});
+  return gen::Pick(std::vector<std::string>{"2d", "2d", "3d", "1d"});
 }
 inline std::vector<int64_t> RankShape(const Params& p) {
   const int64_t t = p.Int("T"), h = p.Int("H");

@@ -22,7 +22,7 @@ rc::Gen<Params> Gen(Tier tier) {
     // cases (a normal's tail reaches there in a few small cases per thousand).
     // 4 covers the whole tanh knee and the deep negative side, 0.05 the
     // near-linear region, 1 and 2 the typical activations.
-    p.Set("scale", *rc::gen::elementOf(std::vector<double>{1.0, 2.0, 4.0, 0.05}));
+    p.Set("scale", *gen::Pick(std::vector<double>{1.0, 2.0, 4.0, 0.05}));
     p.seed = *gen::Seed();
     return p;
   });

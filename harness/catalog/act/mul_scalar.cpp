@@ -22,7 +22,7 @@ rc::Gen<Params> Gen(Tier tier) {
     // Negative, tiny, large, and sqrt(2048) (Gemma's normaliser at hidden size
     // 2048). 1e-3, 33.3, 0.1 and sqrt(2048) are not f32 values: the kernel
     // multiplies by f32(s), which is also what the oracle is given.
-    p.Set("s", *rc::gen::elementOf(
+    p.Set("s", *gen::Pick(
                    std::vector<double>{2.0, -0.5, 1e-3, 33.3, 45.254833995939045, 0.1}));
     // No exp/tanh here: the general magnitudes (x * s stays far below f32/bf16 overflow).
     p.Set("scale", *gen::Scale());

@@ -12,15 +12,15 @@ using entry::Bounded;
 rc::Gen<Params> Gen(Tier tier) {
   return rc::gen::exec([tier] {
     Params p("shared_expert_gate");
-    p.Set("sd", *rc::gen::elementOf(std::vector<std::string>{"f32", "bf16"}));
+    p.Set("sd", *gen::Pick(std::vector<std::string>{"f32", "bf16"}));
     p.Set("gl", "f32");    // the only gate-logit dtype
     p.Set("out", "bf16");  // the only output dtype
     p.Set("T", *gen::Rows(tier));
     p.Set("H", *gen::Width(tier));
     // sd needs only T*H elements: [T,H] or [T,1,H] (both keep T leading, so a
     // row slice is the same tokens in every operand). gl is [T] or [T,1].
-    p.Set("sd_shape", *rc::gen::elementOf(std::vector<std::string>{"th", "th", "t1h"}));
-    p.Set("gl_shape", *rc::gen::elementOf(std::vector<std::string>{"t", "t1"}));
+    p.Set("sd_shape", *gen::Pick(std::vector<std::string>{"th", "th", "t1h"}));
+    p.Set("gl_shape", *gen::Pick(std::vector<std::string>{"t", "t1"}));
     p.Set("scale", *act::ExpScale());
     p.seed = *gen::Seed();
     return p;

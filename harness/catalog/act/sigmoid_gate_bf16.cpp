@@ -12,7 +12,7 @@ using entry::Bounded;
 rc::Gen<Params> Gen(Tier tier) {
   return rc::gen::exec([tier] {
     Params p("sigmoid_gate_bf16");
-    p.Set("attn", *rc::gen::elementOf(std::vector<std::string>{"f32", "bf16"}));
+    p.Set("attn", *gen::Pick(std::vector<std::string>{"f32", "bf16"}));
     p.Set("gate", "f32");  // the only gate dtype: the sigmoid input is never pre-rounded
     p.Set("out", "bf16");  // the only output dtype
     p.Set("T", *gen::Rows(tier));

@@ -21,11 +21,11 @@ rc::Gen<Params> Gen(Tier tier) {
     if (p.Str("rank") == "3d") p.Set("G", *gen::Heads(tier));
     // Gemma-2's final-logit (30) and attention (50) caps, plus small caps whose
     // f32 value and quotients are not "round".
-    p.Set("cap", *rc::gen::elementOf(std::vector<double>{30.0, 50.0, 1.5, 0.25}));
+    p.Set("cap", *gen::Pick(std::vector<double>{30.0, 50.0, 1.5, 0.25}));
     // Input stddev in units of cap: x / cap then spans the tanh knee (|x/cap| ~ 1)
     // with both the linear region near 0 and saturation (tanh -> +-1) in every
     // case. |x| <= ~20 * cap = 1000 stays finite in f16.
-    p.Set("scale", *rc::gen::elementOf(std::vector<double>{0.5, 1.0, 2.0, 4.0}));
+    p.Set("scale", *gen::Pick(std::vector<double>{0.5, 1.0, 2.0, 4.0}));
     p.seed = *gen::Seed();
     return p;
   });

@@ -52,11 +52,11 @@ rc::Gen<std::string> RandomRecipe(bool has_residual) {
       std::vector<int> readable = {0, 1};
       if (has_residual) readable.push_back(2);
       if (out_written) readable.push_back(3);
-      const char op = *rc::gen::elementOf(std::string("AMSGN"));
+      const char op = *gen::Pick(std::string("AMSGN"));
       const bool last = i == steps - 1;
       const int out = (has_residual && !(last && !out_written) && *gen::Flag()) ? 2 : 3;
-      s += (i ? ";" : "") + std::string(1, op) + std::to_string(*rc::gen::elementOf(readable));
-      if (op != 'S' && op != 'G') s += std::to_string(*rc::gen::elementOf(readable));
+      s += (i ? ";" : "") + std::string(1, op) + std::to_string(*gen::Pick(readable));
+      if (op != 'S' && op != 'G') s += std::to_string(*gen::Pick(readable));
       s += ":" + std::to_string(out);
       if (op == 'N' && *gen::Flag()) s += "g";
       out_written = out_written || out == 3;
@@ -73,18 +73,18 @@ rc::Gen<Params> Gen(Tier tier) {
     p.Set("out", *gen::FloatOut());
     p.Set("T", *gen::Rows(tier));
     p.Set("H", *gen::Width(tier));
-    const std::string residual = *rc::gen::elementOf(std::vector<std::string>{"none", "f32", "bf16"});
+    const std::string residual = *gen::Pick(std::vector<std::string>{"none", "f32", "bf16"});
     p.Set("residual", residual);
     const int64_t tier_id = *gen::Flag();
     p.Set("tier", tier_id);
     const std::string g = *gen::Flag() ? "g" : "";
     std::vector<std::string> named = {"N01:3" + g};
     if (residual != "none") named.push_back("A02:2;N21:3" + g);
-    const bool random = tier_id == 1 && *rc::gen::elementOf(std::vector<int>{0, 1, 1});
-    p.Set("recipe", random ? *RandomRecipe(residual != "none") : *rc::gen::elementOf(named));
+    const bool random = tier_id == 1 && *gen::Pick(std::vector<int>{0, 1, 1});
+    p.Set("recipe", random ? *RandomRecipe(residual != "none") : *gen::Pick(named));
     p.Set("eps", *gen::Eps());
     // Silu/sigmoid steps call expf: magnitudes stay far from f32 overflow (|x| < 88).
-    p.Set("scale", *rc::gen::elementOf(std::vector<double>{1.0, 1.0, 1e-3, 4.0}));
+    p.Set("scale", *gen::Pick(std::vector<double>{1.0, 1.0, 1e-3, 4.0}));
     p.seed = *gen::Seed();
     return p;
   });

@@ -14,7 +14,7 @@ rc::Gen<Params> Gen(Tier tier) {
     Params p("l2_norm");
     p.Set("x", *gen::FloatIn());
     p.Set("out", *gen::FloatOut());
-    const int64_t rank = *rc::gen::elementOf(std::vector<int64_t>{2, 3});
+    const int64_t rank = *gen::Pick(std::vector<int64_t>{2, 3});
     p.Set("rank", rank);
     p.Set("T", *gen::Rows(tier));
     if (rank == 3) p.Set("Hk", *gen::Heads(tier));

@@ -26,12 +26,12 @@ TensorData QuantFp8Static(const TensorData& bf16, float input_scale, const std::
 rc::Gen<double> InputScale(double scale, double eps) {
   const double rms = scale / std::sqrt(scale * scale + eps);
   // values / input_scale: ~4 (mid-range), ~120 with tails past 448, ~0.1 (tails among the subnormals).
-  return rc::gen::map(rc::gen::elementOf(std::vector<double>{0.25, 0.25, 1.0 / 120.0, 8.0}),
+  return rc::gen::map(gen::Pick(std::vector<double>{0.25, 0.25, 1.0 / 120.0, 8.0}),
                       [rms](double k) { return static_cast<double>(static_cast<float>(rms * k)); });
 }
 
 void DrawGatedShape(Params& p, Tier tier) {
-  const int64_t rank = *rc::gen::elementOf(std::vector<int64_t>{2, 3});
+  const int64_t rank = *gen::Pick(std::vector<int64_t>{2, 3});
   p.Set("rank", rank);
   p.Set("T", *gen::Rows(tier));
   if (rank == 3) p.Set("Hv", *gen::Heads(tier));

@@ -18,7 +18,7 @@ rc::Gen<Params> Gen(Tier tier) {
     p.Set("T", *gen::Rows(tier));
     p.Set("H", *gen::Width(tier));
     p.Set("gemma", *gen::Flag());
-    p.Set("residual", *rc::gen::elementOf(std::vector<std::string>{"none", "f32", "bf16"}));
+    p.Set("residual", *gen::Pick(std::vector<std::string>{"none", "f32", "bf16"}));
     p.Set("eps", *gen::Eps());
     p.Set("scale", *gen::Scale());
     p.seed = *gen::Seed();

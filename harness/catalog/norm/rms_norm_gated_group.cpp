@@ -15,13 +15,13 @@ rc::Gen<Params> Gen(Tier tier) {
     Params p("rms_norm_gated_group");
     p.Set("x", *gen::FloatIn());
     p.Set("gate", *gen::FloatIn());
-    p.Set("w", *rc::gen::elementOf(std::vector<std::string>{"none", "f32", "f16", "bf16"}));
+    p.Set("w", *gen::Pick(std::vector<std::string>{"none", "f32", "f16", "bf16"}));
     p.Set("out", *gen::FloatOut());
-    const int64_t rank = *rc::gen::elementOf(std::vector<int64_t>{2, 3});
+    const int64_t rank = *gen::Pick(std::vector<int64_t>{2, 3});
     p.Set("rank", rank);
     p.Set("T", *gen::Rows(tier));
     if (rank == 3) p.Set("L", *gen::Heads(tier));
-    p.Set("n_groups", *rc::gen::elementOf(std::vector<int64_t>{1, 1, 2, 4, 8}));
+    p.Set("n_groups", *gen::Pick(std::vector<int64_t>{1, 1, 2, 4, 8}));
     p.Set("group", *gen::Width(tier));
     p.Set("eps", *gen::Eps());
     p.Set("scale", *gen::Scale());

@@ -17,7 +17,7 @@ rc::Gen<Params> Gen(Tier tier) {
     p.Set("T", *gen::Rows(tier));
     p.Set("H", *gen::Width(tier));
     p.Set("gemma", *gen::Flag());
-    p.Set("residual", *rc::gen::elementOf(std::vector<std::string>{"none", "f32", "bf16"}));
+    p.Set("residual", *gen::Pick(std::vector<std::string>{"none", "f32", "bf16"}));
     p.Set("out_bf16", *gen::Flag());
     const double eps = *gen::Eps(), scale = *gen::Scale();
     p.Set("eps", eps);
