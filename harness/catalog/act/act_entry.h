@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/catalog/entry.h"
+#include "harness/golden/golden_check.h"
 
 namespace vt::conform::act {
 
@@ -65,6 +66,24 @@ inline TensorData Reshaped(const TensorData& src, const std::string& name, Role 
   t.shape = std::move(shape);
   t.SetContiguous();
   return t;
+}
+
+// A gated-linear-unit golden (vLLM SiluAndMul / GeluAndMul): x [..., 2D] ->
+// out [..., D] (or y), leading dims flattened into rows, mapped onto `op`.
+inline GoldenMapping GoldenGlu(const GoldenCase& g, const std::string& op) {
+  GoldenMapping m;
+  const TensorData x = AsRows(GoldenTensor(g, "x", "x", Role::kInput));
+  const std::string out = GoldenPick(g, {"out", "y"});
+  if (x.shape[1] % 2 != 0) throw GoldenUnsupported("x's last dim is odd");
+  Params p(op);
+  p.Set("x", DTypeKey(x));
+  p.Set("out", DTypeKey(GoldenOutputLike(g, out, "out")));
+  p.Set("T", x.shape[0]);
+  p.Set("D", x.shape[1] / 2);
+  m.c.params = p;
+  m.c.tensors = {x, AsRows(GoldenOutputLike(g, out, "out"))};
+  m.compare = {{"out", out}};
+  return m;
 }
 
 }  // namespace vt::conform::act

@@ -1,6 +1,5 @@
 // Catalog entry: gelu_and_mul (vLLM GeluAndMul(approximate="tanh"): Gemma's GeGLU).
 #include "harness/catalog/act/act_entry.h"
-#include "harness/golden/golden_check.h"
 #include "oracles/act/gelu_and_mul.h"
 #include "vt/ops.h"
 
@@ -52,21 +51,9 @@ std::vector<OutputSpec> Outputs(const Case&) {
 
 // vLLM GeluAndMul(approximate="tanh") goldens: x [..., 2D] -> out [..., D]; leading dims flattened.
 GoldenMapping GoldenGeluAndMul(const GoldenCase& g) {
-  GoldenMapping m;
   const std::string approx = g.args.value("approximate", "tanh");
   if (approx != "tanh") throw GoldenUnsupported("gelu approximate='" + approx + "' (only the tanh form)");
-  const TensorData x = AsRows(GoldenTensor(g, "x", "x", Role::kInput));
-  const std::string out = GoldenPick(g, {"out", "y"});
-  if (x.shape[1] % 2 != 0) throw GoldenUnsupported("x's last dim is odd");
-  Params p("gelu_and_mul");
-  p.Set("x", DTypeKey(x));
-  p.Set("out", DTypeKey(GoldenOutputLike(g, out, "out")));
-  p.Set("T", x.shape[0]);
-  p.Set("D", x.shape[1] / 2);
-  m.c.params = p;
-  m.c.tensors = {x, AsRows(GoldenOutputLike(g, out, "out"))};
-  m.compare = {{"out", out}};
-  return m;
+  return act::GoldenGlu(g, "gelu_and_mul");
 }
 
 }  // namespace

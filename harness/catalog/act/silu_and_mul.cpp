@@ -1,6 +1,5 @@
 // Catalog entry: silu_and_mul (vLLM SiluAndMul: the SwiGLU of Llama/Qwen MLPs).
 #include "harness/catalog/act/act_entry.h"
-#include "harness/golden/golden_check.h"
 #include "oracles/act/silu_and_mul.h"
 #include "vt/ops.h"
 
@@ -70,21 +69,7 @@ Case AsMoeSiluMul(const Case& c) {
 }
 
 // vLLM SiluAndMul goldens: x [..., 2D] -> out [..., D]; leading dims flattened.
-GoldenMapping GoldenSiluAndMul(const GoldenCase& g) {
-  GoldenMapping m;
-  const TensorData x = AsRows(GoldenTensor(g, "x", "x", Role::kInput));
-  const std::string out = GoldenPick(g, {"out", "y"});
-  if (x.shape[1] % 2 != 0) throw GoldenUnsupported("x's last dim is odd");
-  Params p("silu_and_mul");
-  p.Set("x", DTypeKey(x));
-  p.Set("out", DTypeKey(GoldenOutputLike(g, out, "out")));
-  p.Set("T", x.shape[0]);
-  p.Set("D", x.shape[1] / 2);
-  m.c.params = p;
-  m.c.tensors = {x, AsRows(GoldenOutputLike(g, out, "out"))};
-  m.compare = {{"out", out}};
-  return m;
-}
+GoldenMapping GoldenSiluAndMul(const GoldenCase& g) { return act::GoldenGlu(g, "silu_and_mul"); }
 
 }  // namespace
 
