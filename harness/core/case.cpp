@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "harness/core/rng.h"
-#include "vt/codec.h"
+#include "oracles/bits.h"
 
 namespace vt::conform {
 
@@ -68,18 +68,14 @@ double DecodeElement(vt::DType dt, oracle::Fmt fmt, const uint8_t* p) {
       std::memcpy(&f, p, 4);
       return f;
     }
-    case vt::DType::kF16: {
+    case vt::DType::kF16:
+    case vt::DType::kBF16: {
       uint16_t h;
       std::memcpy(&h, p, 2);
-      return vt::F16ToF32(h);
-    }
-    case vt::DType::kBF16: {
-      uint16_t b;
-      std::memcpy(&b, p, 2);
-      return vt::BF16ToF32(b);
+      return oracle::DecodeBits(oracle::FmtOf(dt), h);
     }
     case vt::DType::kU8:
-      if (fmt == oracle::Fmt::kFp8E4M3) return vt::Fp8E4M3ToF32(*p);
+      if (fmt == oracle::Fmt::kFp8E4M3) return oracle::DecodeBits(fmt, *p);
       return *p;
     case vt::DType::kI8: return static_cast<int8_t>(*p);
     case vt::DType::kI32: {
@@ -103,19 +99,18 @@ void EncodeElement(vt::DType dt, oracle::Fmt fmt, double v, uint8_t* p) {
       std::memcpy(p, &f, 4);
       return;
     }
-    case vt::DType::kF16: {
-      const uint16_t h = vt::F32ToF16(static_cast<float>(v));
+    // Narrow floats: the kernels round from an f32 value, so the double is
+    // first made an f32 (fills draw doubles), then rounded once to the format.
+    case vt::DType::kF16:
+    case vt::DType::kBF16: {
+      const auto h = static_cast<uint16_t>(oracle::EncodeBits(oracle::FmtOf(dt), static_cast<float>(v)));
       std::memcpy(p, &h, 2);
       return;
     }
-    case vt::DType::kBF16: {
-      const uint16_t b = vt::F32ToBF16(static_cast<float>(v));
-      std::memcpy(p, &b, 2);
-      return;
-    }
     case vt::DType::kU8:
-      *p = fmt == oracle::Fmt::kFp8E4M3 ? vt::F32ToFp8E4M3(static_cast<float>(v))
-                                        : static_cast<uint8_t>(v);
+      *p = fmt == oracle::Fmt::kFp8E4M3
+               ? static_cast<uint8_t>(oracle::EncodeBits(fmt, static_cast<float>(v)))
+               : static_cast<uint8_t>(v);
       return;
     case vt::DType::kI8: *p = static_cast<uint8_t>(static_cast<int8_t>(v)); return;
     case vt::DType::kI32: {

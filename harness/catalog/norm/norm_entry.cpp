@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "vt/codec.h"
+#include "oracles/bits.h"
 
 namespace vt::conform::norm_entry {
 
@@ -18,7 +18,9 @@ TensorData QuantFp8Static(const TensorData& bf16, float input_scale, const std::
   q.SetContiguous();
   q.storage.resize(vals.size());
   for (std::size_t k = 0; k < vals.size(); ++k) {
-    q.storage[k] = vt::F32ToFp8E4M3(static_cast<float>(vals[k]) * inv_scale);
+    // The kernel's f32 product, then its store to fp8 (an f32 value: one rounding).
+    const float scaled = static_cast<float>(vals[k]) * inv_scale;
+    q.storage[k] = static_cast<uint8_t>(oracle::EncodeBits(oracle::Fmt::kFp8E4M3, scaled));
   }
   return q;
 }

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "oracles/bits.h"
 #include "oracles/scalar.h"
-#include "vt/codec.h"
 
 namespace vt::oracle {
 namespace {
@@ -25,6 +25,10 @@ uint64_t TestSeed(uint64_t fallback) {
               static_cast<unsigned long long>(s));
   return s;
 }
+
+// What a kernel's store to `f` and re-read does to an f32 value (the oracle-
+// side codec, which codec_agreement_test holds bit-equal to the kernels').
+float StoreAndLoad(Fmt f, float x) { return static_cast<float>(DecodeBits(f, EncodeBits(f, x))); }
 
 // |f - b.v| <= b.e, with IEEE specials: a NaN bound is never sound; an
 // infinite bound admits anything; an f32 inf or NaN must be exactly b.v.
@@ -188,7 +192,7 @@ Pair RandomExpr(std::mt19937_64& rng, int depth) {
     case 6: return {std::exp(a.f), Exp(a.b), "Exp(" + a.text + ")"};
     case 7: return {std::tanh(a.f), Tanh(a.b), "Tanh(" + a.text + ")"};
     case 8:
-      return {vt::BF16ToF32(vt::F32ToBF16(a.f)), Store(Fmt::kBF16, a.b), "Store16(" + a.text + ")"};
+      return {StoreAndLoad(Fmt::kBF16, a.f), Store(Fmt::kBF16, a.b), "Store16(" + a.text + ")"};
     case 9: return {-a.f, -a.b, "-" + a.text};
     default: return {a.f, Store(Fmt::kF32, a.b), "Store32(" + a.text + ")"};
   }
@@ -228,9 +232,9 @@ TEST(Bounded, StoreKeepsKernelValuesInsideTheStoredInterval) {
     const float k = static_cast<float>(v + e * unit(rng));  // a kernel value within the bound
     if (std::fabs(k - v) > e) continue;
     const Bounded sb = Store(Fmt::kBF16, Bounded{v, e, false});
-    ASSERT_TRUE(Sound(vt::BF16ToF32(vt::F32ToBF16(k)), sb)) << "bf16 v=" << v << " e=" << e << " k=" << k;
+    ASSERT_TRUE(Sound(StoreAndLoad(Fmt::kBF16, k), sb)) << "bf16 v=" << v << " e=" << e << " k=" << k;
     const Bounded s8 = Store(Fmt::kFp8E4M3, Bounded{v, e, false});
-    ASSERT_TRUE(Sound(vt::Fp8E4M3ToF32(vt::F32ToFp8E4M3(k)), s8)) << "fp8 v=" << v << " e=" << e << " k=" << k;
+    ASSERT_TRUE(Sound(StoreAndLoad(Fmt::kFp8E4M3, k), s8)) << "fp8 v=" << v << " e=" << e << " k=" << k;
   }
   // A bound inside one rounding cell stores exactly; a point value is given.
   const Bounded in_cell = Store(Fmt::kBF16, Bounded{1.001, 1e-4, false});
@@ -266,7 +270,7 @@ TEST(Bounded, ASecondOpIsExactOnlyAfterAStore) {
   const Bounded stored32 = Store(Fmt::kF32, p) * In<Bounded>(c);
   EXPECT_TRUE(stored32.e == 0.0 && stored32.v == static_cast<double>((a * b) * c));
   const Bounded stored16 = Store(Fmt::kBF16, p) + In<Bounded>(c);
-  const float bf = vt::BF16ToF32(vt::F32ToBF16(a * b));
+  const float bf = StoreAndLoad(Fmt::kBF16, a * b);
   EXPECT_TRUE(stored16.e == 0.0 && stored16.v == static_cast<double>(bf + c));
 }
 

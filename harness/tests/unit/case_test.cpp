@@ -15,7 +15,7 @@
 #include "harness/core/case.h"
 #include "harness/core/params.h"
 #include "harness/modes/mode.h"
-#include "vt/codec.h"
+#include "oracles/bits.h"
 
 namespace vt::conform {
 namespace {
@@ -225,14 +225,14 @@ bool IsNaNElement(vt::DType dt, const uint8_t* p) {
     case vt::DType::kBF16: {
       uint16_t b;
       std::memcpy(&b, p, 2);
-      return std::isnan(vt::BF16ToF32(b));
+      return std::isnan(oracle::DecodeBits(oracle::Fmt::kBF16, b));
     }
     case vt::DType::kF16: {
       uint16_t h;
       std::memcpy(&h, p, 2);
-      return std::isnan(vt::F16ToF32(h));
+      return std::isnan(oracle::DecodeBits(oracle::Fmt::kF16, h));
     }
-    case vt::DType::kU8: return std::isnan(vt::Fp8E4M3ToF32(*p));
+    case vt::DType::kU8: return std::isnan(oracle::DecodeBits(oracle::Fmt::kFp8E4M3, *p));
     default: return false;
   }
 }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "harness/core/compare.h"
-#include "vt/codec.h"
+#include "oracles/bits.h"
 
 namespace vt::conform {
 namespace {
@@ -33,7 +33,7 @@ TensorData Out(vt::DType dt, std::vector<int64_t> shape, const std::vector<doubl
       const float f = static_cast<float>(vals[k]);
       std::memcpy(&t.storage[4 * k], &f, 4);
     } else {
-      const uint16_t b = vt::F32ToBF16(static_cast<float>(vals[k]));
+      const auto b = static_cast<uint16_t>(oracle::EncodeBits(Fmt::kBF16, static_cast<float>(vals[k])));
       std::memcpy(&t.storage[2 * k], &b, 2);
     }
   }
@@ -265,7 +265,7 @@ TEST(Compare, Fp8PayloadsDecodeThroughTheirFormat) {
   t.shape = {4};
   t.SetContiguous();
   t.storage = {0x1D, 0x7E, 0xB0, 0x44};
-  ASSERT_EQ(vt::Fp8E4M3ToF32(0x1D), 0.1015625f);
+  ASSERT_EQ(oracle::DecodeBits(Fmt::kFp8E4M3, 0x1D), 0.1015625);
   const Expected want = Want({0.1, 1000.0, -0.5, 3.0});
   const OutputCheck c = CheckOutput(t, want, Exact("quant"), 0.5);
   EXPECT_TRUE(c.passed()) << FormatCheck(c);
