@@ -2,9 +2,30 @@
 
 #include "harness/catalog/claims.h"
 
+#include <set>
 #include <stdexcept>
 
+#include "harness/catalog/gen.h"
+
 namespace vt::conform {
+namespace {
+
+// What every entry gets from the harness rather than writing it itself: the
+// f32_definition claim, the error cases its contract implies (hand-written
+// ones of the same name win), and the placement knobs on its generator.
+void Complete(OpSpec& op) {
+  if (op.oracle_f32) op.claims.push_back(F32Definition());
+  std::set<std::string> names;
+  for (const ErrorCase& e : op.errors) names.insert(e.name);
+  for (ErrorCase& e : DerivedErrorCases(op.contract)) {
+    if (names.insert(e.name).second) op.errors.push_back(std::move(e));
+  }
+  const bool reshape = !op.contract.AnyShape().empty();
+  auto base = op.gen;
+  op.gen = [base, reshape](Tier t) { return gen::WithPlacement(base(t), reshape); };
+}
+
+}  // namespace
 
 #define VT_OP(family, name) OpSpec Spec_##name();
 #include "vt/ops.def"
@@ -15,7 +36,7 @@ const std::vector<OpSpec>& Catalog() {
     std::vector<OpSpec> v;
 #define VT_OP(fam, op)                                                              \
   v.push_back(Spec_##op());                                                         \
-  if (v.back().oracle_f32) v.back().claims.push_back(F32Definition());              \
+  Complete(v.back());                                                               \
   if (v.back().name != #op || v.back().family != #fam) {                            \
     throw std::logic_error("catalog entry for " #op " declares name/family " +     \
                            v.back().name + "/" + v.back().family);                  \

@@ -52,13 +52,15 @@ std::string DiffBytes(const TensorData& a, const TensorData& b) {
 
 namespace {
 
-// [begin, end) rows of a row-major view, as a contiguous tensor.
-TensorData SliceLeading(const TensorData& t, int64_t begin, int64_t end, bool flat) {
+// [begin, end) rows of a row-major view holding `rows` rows (numel / rows
+// elements each), as a contiguous tensor. A view whose leading extent is not
+// the row count (an any-shape operand drawn flat or reversed) is sliced in its
+// flat order and comes back 1-D: only its element count is constrained.
+TensorData SliceLeading(const TensorData& t, int64_t rows, int64_t begin, int64_t end, bool flat) {
   TensorData s = t;
-  const int64_t rows = flat ? t.Numel() : t.shape[0];
   const int64_t per_row = rows == 0 ? 0 : t.Numel() / rows;
-  if (flat) {
-    s.shape = {end - begin};
+  if (flat || t.shape.empty() || t.shape[0] != rows) {
+    s.shape = {(end - begin) * per_row};
   } else {
     s.shape[0] = end - begin;
   }
@@ -88,7 +90,7 @@ Claim SliceClaim(std::vector<std::string> names, bool flat) {
     Case part = full;
     for (const auto& n : names) {
       const TensorData* t = full.Find(n);
-      if (t != nullptr) part.Get(n) = SliceLeading(*t, begin, begin + len, flat);
+      if (t != nullptr) part.Get(n) = SliceLeading(*t, rows, begin, begin + len, flat);
     }
     const Execution a = Execute(op, full, ctx);
     const Execution b = Execute(op, part, ctx);
@@ -97,7 +99,7 @@ Claim SliceClaim(std::vector<std::string> names, bool flat) {
     for (const auto& n : names) {
       const TensorData* t = a.after.Find(n);
       if (t == nullptr || t->role == Role::kInput) continue;
-      const std::string d = DiffBytes(SliceLeading(*t, begin, begin + len, flat), b.after.Get(n));
+      const std::string d = DiffBytes(SliceLeading(*t, rows, begin, begin + len, flat), b.after.Get(n));
       if (!d.empty()) {
         return ClaimOutcome::Violated("rows [" + std::to_string(begin) + "," +
                                       std::to_string(begin + len) + ") alone: " + d);
@@ -113,6 +115,25 @@ Claim SliceClaim(std::vector<std::string> names, bool flat) {
 Claim RowSlice(std::vector<std::string> row_tensors) { return SliceClaim(std::move(row_tensors), false); }
 Claim FlatSlice(std::vector<std::string> tensors) { return SliceClaim(std::move(tensors), true); }
 
+std::string F32DefinitionDiff(const OpSpec& op, const Case& in, const Case& after) {
+  const auto want = op.oracle_f32(in);
+  for (const TensorData& t : after.tensors) {
+    if (t.role == Role::kInput) continue;
+    const auto it = want.find(t.name);
+    if (it == want.end()) return "the f32 definition has no value for " + t.name;
+    // The stores a kernel makes: encode each f32 value into the operand's
+    // dtype (and payload format: fp8 codes).
+    TensorData expect = TensorFromValues(t.name, t.dtype, t.shape, t.role, it->second);
+    if (t.fmt != expect.fmt) {
+      expect.fmt = t.fmt;
+      expect.SetValues(it->second);
+    }
+    const std::string d = DiffBytes(t, expect);
+    if (!d.empty()) return "kernel vs f32 definition: " + d;
+  }
+  return "";
+}
+
 Claim F32Definition() {
   Claim c;
   c.name = "f32_definition";
@@ -120,22 +141,8 @@ Claim F32Definition() {
   c.check = [](const OpSpec& op, const Case& in, const vt::ExecContext& ctx) {
     const Execution run = Execute(op, in, ctx);
     if (!run.guard_error.empty()) return ClaimOutcome::Violated(run.guard_error);
-    const auto want = op.oracle_f32(in);
-    for (const TensorData& t : run.after.tensors) {
-      if (t.role == Role::kInput) continue;
-      const auto it = want.find(t.name);
-      if (it == want.end()) return ClaimOutcome::Violated("the f32 definition has no value for " + t.name);
-      // The stores a kernel makes: encode each f32 value into the operand's dtype.
-      const TensorData expect = TensorFromValues(t.name, t.dtype, t.shape, t.role, it->second);
-      TensorData as_fmt = expect;
-      if (t.fmt != expect.fmt) {
-        as_fmt.fmt = t.fmt;
-        as_fmt.SetValues(it->second);
-      }
-      const std::string d = DiffBytes(t, as_fmt);
-      if (!d.empty()) return ClaimOutcome::Violated("kernel vs f32 definition: " + d);
-    }
-    return ClaimOutcome::Holds();
+    const std::string d = F32DefinitionDiff(op, in, run.after);
+    return d.empty() ? ClaimOutcome::Holds() : ClaimOutcome::Violated(d);
   };
   return c;
 }

@@ -21,7 +21,8 @@ std::string DiffBytes(const TensorData& a, const TensorData& b);
 
 // Batch invariance: running a sub-range of rows (dim 0 of every tensor named)
 // alone gives the same bytes as those rows of the full run. The range is
-// derived from the case seed. Tensors not named are shared (weights). Applies
+// derived from the case seed; the row count is the first named tensor's leading
+// extent. Tensors not named are shared (weights). Applies
 // to cases whose leading extent param "T" is >= 2.
 Claim RowSlice(std::vector<std::string> row_tensors);
 // The same over the flat element order (every named tensor viewed as 1-D).
@@ -35,6 +36,10 @@ Claim FlatSlice(std::vector<std::string> tensors);
 // ulp - below what a tolerance can see. The catalog adds it to every op that
 // provides oracle_f32.
 Claim F32Definition();
+// The check itself on a run already made: "" when every written operand of
+// `after` holds the bytes of op.oracle_f32(in); else where they first differ.
+// The oracle mode applies it to every case of an op that has oracle_f32.
+std::string F32DefinitionDiff(const OpSpec& op, const Case& in, const Case& after);
 
 // This op's outputs equal, bit for bit, the outputs of `other_op` run on a
 // case derived from this one. `pairs` maps this op's tensor to the other's.

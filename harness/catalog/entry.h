@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "harness/catalog/claims.h"
+#include "harness/catalog/contract.h"
 #include "harness/catalog/gen.h"
 #include "harness/catalog/mutators.h"
 #include "harness/catalog/op_spec.h"
@@ -65,6 +66,29 @@ inline std::function<std::map<std::string, std::vector<double>>(const Case&)> F3
     return r;
   };
 }
+
+// Contract shorthands (harness/catalog/contract.h).
+inline OperandRule Operand(std::string name, std::vector<vt::DType> dtypes,
+                           OperandRule::Layout layout = OperandRule::Layout::kContiguous,
+                           std::vector<int> ranks = {}) {
+  return {std::move(name), std::move(dtypes), layout, false, std::move(ranks)};
+}
+inline OperandRule Written(std::string name, std::vector<vt::DType> dtypes,
+                           OperandRule::Layout layout = OperandRule::Layout::kContiguous,
+                           std::vector<int> ranks = {}) {
+  return {std::move(name), std::move(dtypes), layout, true, std::move(ranks)};
+}
+inline constexpr OperandRule::Layout kContiguous = OperandRule::Layout::kContiguous;
+inline constexpr OperandRule::Layout kRowStrided = OperandRule::Layout::kRowStrided;
+inline constexpr OperandRule::Layout kAnyShape = OperandRule::Layout::kAnyShape;
+inline ScalarRule PositiveFinite(std::string key) { return {std::move(key), ScalarRule::Range::kPositiveFinite, true}; }
+inline ScalarRule Finite(std::string key) { return {std::move(key), ScalarRule::Range::kFinite, true}; }
+inline const std::vector<vt::DType> kFloatIn = FloatInDTypes();
+inline const std::vector<vt::DType> kFloatOut = FloatOutDTypes();
+inline const std::vector<vt::DType> kF32 = {vt::DType::kF32};
+inline const std::vector<vt::DType> kBF16 = {vt::DType::kBF16};
+inline const std::vector<vt::DType> kF32BF16 = {vt::DType::kF32, vt::DType::kBF16};
+inline const std::vector<vt::DType> kU8 = {vt::DType::kU8};
 
 // Inputs drawn N(0, scale^2) - the case's "scale" knob.
 inline Fill Values(const Params& p) { return Fill::Normal(0.0, p.Num("scale")); }

@@ -49,6 +49,28 @@ rc::Gen<int64_t> Pad() { return gen::Pick(std::vector<int64_t>{0, 1, 3, 16}); }
 
 rc::Gen<uint64_t> Seed() { return rc::gen::arbitrary<uint64_t>(); }
 
+rc::Gen<Params> WithPlacement(rc::Gen<Params> g, bool reshape) {
+  return rc::gen::exec([g, reshape] {
+    Params p = *g;
+    p.Set("layout", *gen::Pick(std::vector<std::string>{"separate", "packed", "offset"}));
+    if (reshape) p.Set("reshape", *gen::Pick(std::vector<std::string>{"keep", "flat", "reversed", "unit", "mixed"}));
+    return p;
+  });
+}
+
+std::vector<int64_t> Reshaped(const std::vector<int64_t>& shape, const std::string& how, std::size_t index) {
+  if (how == "mixed") {
+    static const char* kEach[] = {"flat", "reversed", "unit", "keep"};
+    return Reshaped(shape, kEach[index % 4], 0);
+  }
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  if (how == "flat") return {n};
+  if (how == "reversed") return std::vector<int64_t>(shape.rbegin(), shape.rend());
+  if (how == "unit") return {1, n};
+  return shape;
+}
+
 std::vector<Params> Draw(const rc::Gen<Params>& g, uint64_t seed, int count) {
   std::vector<Params> out;
   std::set<std::string> seen;

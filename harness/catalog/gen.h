@@ -42,6 +42,17 @@ rc::Gen<double> Eps();
 rc::Gen<int64_t> Pad();
 rc::Gen<uint64_t> Seed();
 
+// Adds the placement knobs every op draws (positive layouts): "layout"
+// (separate / packed / offset: harness/core/workspace.h) and, for ops whose
+// contract has any-shape operands, "reshape" (keep / flat / reversed / unit /
+// mixed: Reshaped).
+rc::Gen<Params> WithPlacement(rc::Gen<Params> g, bool reshape);
+
+// The shape an any-shape operand takes under the "reshape" knob: its own,
+// [n], its extents reversed, or [1, n]; "mixed" gives the index-th any-shape
+// operand a different one of those each (equal counts, unequal shapes).
+std::vector<int64_t> Reshaped(const std::vector<int64_t>& shape, const std::string& how, std::size_t index);
+
 // Draw `count` cases from a generator deterministically from `seed`
 // (RapidCheck's splittable Random), dropping duplicate identities.
 std::vector<Params> Draw(const rc::Gen<Params>& g, uint64_t seed, int count);

@@ -7,21 +7,38 @@ namespace {
 
 std::string Num(int64_t v) { return (v < 0 ? "minus" : "plus") + std::to_string(v < 0 ? -v : v); }
 
+ErrorCase Make(std::string name, std::function<bool(Case&)> mutate, std::string expect,
+               std::function<void(Workspace&)> bind = {}) {
+  ErrorCase e;
+  e.name = std::move(name);
+  e.mutate = std::move(mutate);
+  e.expect = std::move(expect);
+  e.bind = std::move(bind);
+  return e;
+}
+
+// Applies when the case has the tensor; the corruption happens at bind time.
+ErrorCase ViewCorruption(const std::string& tensor, const std::string& what,
+                         std::function<void(vt::Tensor&)> f) {
+  return Make(tensor + "_view_" + what, [=](Case& c) { return c.Find(tensor) != nullptr; }, tensor,
+              [=](Workspace& ws) { ws.MutateView(tensor, f); });
+}
+
 }  // namespace
 
 ErrorCase DType(const std::string& tensor, vt::DType dt) {
-  return {tensor + "_dtype_" + std::string(vt::Name(dt)), [=](Case& c) {
+  return Make(tensor + "_dtype_" + std::string(vt::Name(dt)), [=](Case& c) {
             TensorData* t = c.Find(tensor);
             if (t == nullptr || t->dtype == dt) return false;
             t->dtype = dt;
             t->fmt = vt::IsFloat(dt) ? oracle::FmtOf(dt) : oracle::Fmt::kF32;
             t->SetContiguous();
             return true;
-          }, tensor};
+          }, tensor);
 }
 
 ErrorCase Dim(const std::string& tensor, int dim, int64_t delta) {
-  return {tensor + "_dim" + std::to_string(dim) + "_" + Num(delta), [=](Case& c) {
+  return Make(tensor + "_dim" + std::to_string(dim) + "_" + Num(delta), [=](Case& c) {
             TensorData* t = c.Find(tensor);
             if (t == nullptr || dim >= static_cast<int>(t->shape.size())) return false;
             if (t->shape[static_cast<std::size_t>(dim)] + delta < 0) return false;
@@ -30,32 +47,32 @@ ErrorCase Dim(const std::string& tensor, int dim, int64_t delta) {
             t->SetContiguous();
             if (padded) t->SetRowPadding(1);
             return true;
-          }, tensor + "|must be [|rank|element count"};
+          }, tensor + "|must be [|rank|element count");
 }
 
 ErrorCase AddDim(const std::string& tensor) {
-  return {tensor + "_rank_plus1", [=](Case& c) {
+  return Make(tensor + "_rank_plus1", [=](Case& c) {
             TensorData* t = c.Find(tensor);
             if (t == nullptr || t->shape.size() >= 4) return false;
             t->shape.insert(t->shape.begin(), 1);
             t->SetContiguous();
             return true;
-          }, tensor + "|must be [|rank|element count"};
+          }, tensor + "|must be [|rank|element count");
 }
 
 ErrorCase DropDim(const std::string& tensor) {
-  return {tensor + "_rank_minus1", [=](Case& c) {
+  return Make(tensor + "_rank_minus1", [=](Case& c) {
             TensorData* t = c.Find(tensor);
             if (t == nullptr || t->shape.size() < 2) return false;
             t->shape[1] *= t->shape[0];
             t->shape.erase(t->shape.begin());
             t->SetContiguous();
             return true;
-          }, tensor + "|must be [|rank|element count"};
+          }, tensor + "|must be [|rank|element count");
 }
 
 ErrorCase Strided(const std::string& tensor) {
-  return {tensor + "_padded_rows", [=](Case& c) {
+  return Make(tensor + "_padded_rows", [=](Case& c) {
             TensorData* t = c.Find(tensor);
             if (t == nullptr || t->Numel() == 0) return false;
             if (t->shape.size() < 2 || t->shape[0] < 2) {
@@ -66,11 +83,11 @@ ErrorCase Strided(const std::string& tensor) {
             }
             t->SetRowPadding(3);
             return true;
-          }, tensor};
+          }, tensor);
 }
 
 ErrorCase InnerStride(const std::string& tensor) {
-  return {tensor + "_inner_stride2", [=](Case& c) {
+  return Make(tensor + "_inner_stride2", [=](Case& c) {
             TensorData* t = c.Find(tensor);
             if (t == nullptr || t->Numel() == 0 || t->shape.back() < 2) return false;
             // Keep every outer stride a multiple of the widened inner span.
@@ -79,72 +96,146 @@ ErrorCase InnerStride(const std::string& tensor) {
               t->strides[d] = t->strides[d + 1] * std::max<int64_t>(t->shape[d + 1], 1);
             }
             return true;
-          }, tensor};
+          }, tensor);
 }
 
 ErrorCase OverlappingRows(const std::string& tensor) {
-  return {tensor + "_overlapping_rows", [=](Case& c) {
+  return Make(tensor + "_overlapping_rows", [=](Case& c) {
             TensorData* t = c.Find(tensor);
             if (t == nullptr || t->shape.size() < 2 || t->shape[0] < 2 || t->strides[0] < 2) return false;
             t->SetContiguous();
             t->strides[0] -= 1;  // row i+1 starts inside row i
             return true;
-          }, tensor};
+          }, tensor);
 }
 
 ErrorCase NullData(const std::string& tensor) {
-  return {tensor + "_null", [=](Case& c) {
+  return Make(tensor + "_null", [=](Case& c) {
             TensorData* t = c.Find(tensor);
             if (t == nullptr || t->Numel() == 0) return false;
             t->null_data = true;
             return true;
-          }, "null"};
+          }, "null");
 }
 
 ErrorCase OtherDevice(const std::string& tensor) {
-  return {tensor + "_on_cuda", [=](Case& c) {
+  return Make(tensor + "_on_cuda", [=](Case& c) {
             TensorData* t = c.Find(tensor);
             if (t == nullptr) return false;
             t->device = vt::DeviceType::kCUDA;
             return true;
-          }, "device"};
+          }, "device");
 }
 
 ErrorCase Alias(const std::string& out, const std::string& in) {
-  return {out + "_overlaps_" + in, [=](Case& c) {
+  return Make(out + "_overlaps_" + in, [=](Case& c) {
             TensorData* o = c.Find(out);
             const TensorData* i = c.Find(in);
             if (o == nullptr || i == nullptr || o->Numel() == 0 || i->Numel() == 0) return false;
-            // Only meaningful when the view fits inside the target's storage.
-            const int64_t need = o->StorageElems() * static_cast<int64_t>(vt::SizeOf(o->dtype));
-            const int64_t have = i->StorageElems() * static_cast<int64_t>(vt::SizeOf(i->dtype));
-            if (need > have) return false;
-            o->alias_of = in;
-            o->alias_offset = 0;
+            // The smaller view is bound onto the larger one's storage, so
+            // that it fits (an output may be the larger of the two).
+            const int64_t bytes_o = o->StorageElems() * static_cast<int64_t>(vt::SizeOf(o->dtype));
+            const int64_t bytes_i = i->StorageElems() * static_cast<int64_t>(vt::SizeOf(i->dtype));
+            if (!o->alias_of.empty() || !i->alias_of.empty()) return false;
+            if (bytes_o <= bytes_i) {
+              o->alias_of = in;
+            } else {
+              c.Get(in).alias_of = out;
+            }
             return true;
-          }, "overlap"};
+          }, "overlap");
 }
 
 ErrorCase Arg(const std::string& key, Json value) {
-  std::string label = value.is_number_float() && std::isnan(value.get<double>()) ? "nan" : value.dump();
+  // JSON has no NaN or inf (dump() prints null): name them.
+  std::string label = value.dump();
+  if (value.is_number_float()) {
+    const double v = value.get<double>();
+    if (std::isnan(v)) label = "nan";
+    if (std::isinf(v)) label = v > 0 ? "inf" : "minus_inf";
+  }
   for (char& ch : label) {
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   }
-  return {key + "_" + label, [=](Case& c) {
+  return Make(key + "_" + label, [=](Case& c) {
             if (!c.params.Has(key)) return false;
             c.params.Set(key, value);
             return true;
-          }, key};
+          }, key);
 }
 
 ErrorCase EmptyInner(const std::string& tensor) {
-  return {tensor + "_inner_extent0", [=](Case& c) {
+  return Make(tensor + "_inner_extent0", [=](Case& c) {
             TensorData* t = c.Find(tensor);
             if (t == nullptr || t->shape.back() == 0) return false;
-            t->shape.back() = 0;
-            t->SetContiguous();
+            const int64_t inner = t->shape.back();
+            for (TensorData& o : c.tensors) {
+              if (o.shape.empty() || o.shape.back() != inner || !o.alias_of.empty()) continue;
+              o.shape.back() = 0;
+              o.SetContiguous();
+            }
             return true;
-          }, "> 0|" + tensor + "|must be ["};
+          }, "> 0|" + tensor);
+}
+
+ErrorCase PaddedMiddle(const std::string& tensor) {
+  return Make(tensor + "_padded_middle_stride", [=](Case& c) {
+            TensorData* t = c.Find(tensor);
+            if (t == nullptr || t->shape.size() != 3 || t->Numel() == 0 || t->shape[1] < 2) return false;
+            t->SetContiguous();
+            t->strides[1] = t->shape[2] + 1;
+            t->strides[0] = t->shape[1] * t->strides[1];
+            return true;
+          }, tensor);
+}
+
+ErrorCase ViewRank0(const std::string& tensor) {
+  return ViewCorruption(tensor, "rank0", [](vt::Tensor& t) { t.rank = 0; });
+}
+
+ErrorCase ViewUnknownDType(const std::string& tensor) {
+  return ViewCorruption(tensor, "unknown_dtype", [](vt::Tensor& t) { t.dtype = static_cast<vt::DType>(97); });
+}
+
+ErrorCase ViewNegativeExtent(const std::string& tensor) {
+  return ViewCorruption(tensor, "negative_extent", [](vt::Tensor& t) { t.shape[0] = -1; });
+}
+
+ErrorCase ViewNegativeStride(const std::string& tensor) {
+  return ViewCorruption(tensor, "negative_stride", [](vt::Tensor& t) { t.stride[t.rank - 1] = -1; });
+}
+
+ErrorCase ViewHugeExtent(const std::string& tensor) {
+  return ViewCorruption(tensor, "huge_extent", [](vt::Tensor& t) {
+    if (t.rank == 1) {
+      t.shape[0] = int64_t{1} << 62;  // the count fits; the span (x16) does not
+      t.stride[0] = 16;
+      return;
+    }
+    for (int d = 0; d < t.rank; ++d) t.shape[d] = int64_t{1} << 32;  // the count overflows
+  });
+}
+
+ErrorCase PackedOverlap(const std::string& first, const std::string& second) {
+  return Make(second + "_starts_on_last_of_" + first, [=](Case& c) {
+    const TensorData* a = c.Find(first);
+    const TensorData* b = c.Find(second);
+    if (a == nullptr || b == nullptr || a->Numel() == 0 || b->Numel() == 0) return false;
+    if (!a->alias_of.empty() || !b->alias_of.empty()) return false;
+    c.params.Set("layout", "packed");
+    // Case order is the packing order: ..., first, second, ...
+    std::vector<TensorData> order;
+    for (const TensorData& t : c.tensors) {
+      if (t.name != second) order.push_back(t);
+      if (t.name == first) order.push_back(*b);
+    }
+    for (TensorData& t : order) t.pack_lead_bytes = 0;
+    for (TensorData& t : order) {
+      if (t.name == second) t.pack_lead_bytes = -static_cast<int64_t>(vt::SizeOf(a->dtype));
+    }
+    c.tensors = std::move(order);
+    return true;
+  }, "overlap");
 }
 
 }  // namespace vt::conform::mut

@@ -21,6 +21,26 @@ ErrorCase NullData(const std::string& tensor);
 ErrorCase OtherDevice(const std::string& tensor);
 ErrorCase Alias(const std::string& out, const std::string& in);  // out's view on in's storage
 ErrorCase Arg(const std::string& key, Json value);
-ErrorCase EmptyInner(const std::string& tensor);  // last extent 0 where a reduction needs > 0
+// The last extent 0 where a reduction needs > 0 - and every other tensor
+// whose last extent equals it with it, so that the reduction check alone is
+// broken (not also a shape relation that would refuse it anyway).
+ErrorCase EmptyInner(const std::string& tensor);
+// A rank-3 view whose middle stride is padded by one element: its rows are
+// still packed inside, but its middle (head) stride is no longer the inner
+// extent.
+ErrorCase PaddedMiddle(const std::string& tensor);
+
+// Bound-view corruptions (ErrorCase::bind): states a caller can hand the API
+// that no TensorData describes.
+ErrorCase ViewRank0(const std::string& tensor);
+ErrorCase ViewUnknownDType(const std::string& tensor);
+ErrorCase ViewNegativeExtent(const std::string& tensor);
+ErrorCase ViewNegativeStride(const std::string& tensor);
+ErrorCase ViewHugeExtent(const std::string& tensor);  // element count / span overflow int64
+
+// `second` starts on the last element of `first` in one packed allocation: a
+// partial overlap of one element, the smallest there is (an overlap check
+// that measures elements instead of bytes misses it).
+ErrorCase PackedOverlap(const std::string& first, const std::string& second);
 
 }  // namespace vt::conform::mut

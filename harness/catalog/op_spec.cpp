@@ -1,11 +1,22 @@
 #include "harness/catalog/op_spec.h"
 
+#include "harness/catalog/gen.h"
+
 namespace vt::conform {
 
 Case MakeCase(const OpSpec& op, const Params& p) {
   Case c;
   c.params = p;
   op.build(c);
+  if (p.Has("reshape")) {
+    const std::vector<std::string> names = op.contract.AnyShape();
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      TensorData* t = c.Find(names[i]);
+      if (t == nullptr) continue;
+      t->shape = gen::Reshaped(t->shape, p.Str("reshape"), i);
+      t->SetContiguous();
+    }
+  }
   Materialize(c);
   return c;
 }

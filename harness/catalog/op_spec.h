@@ -11,6 +11,7 @@
 
 #include <rapidcheck.h>
 
+#include "harness/catalog/contract.h"
 #include "harness/core/case.h"
 #include "harness/core/compare.h"
 #include "harness/core/tier.h"
@@ -34,6 +35,11 @@ using OracleResult = std::map<std::string, Expected>;
 // the harness re-materialises it) and returns false when it cannot apply to
 // that case (e.g. no residual to corrupt).
 struct ErrorCase {
+  ErrorCase() = default;
+  ErrorCase(std::string n, std::function<bool(Case&)> m, std::string e = "",
+            std::function<void(Workspace&)> b = {})
+      : name(std::move(n)), mutate(std::move(m)), expect(std::move(e)), bind(std::move(b)) {}
+
   std::string name;
   std::function<bool(Case&)> mutate;
   // A fragment the refusal's condition must contain (the operand or argument
@@ -42,6 +48,10 @@ struct ErrorCase {
   // separated by '|' (a shape change may be reported from either side of the
   // relation: "x ..." or "out must be [...]"). Empty: any refusal.
   std::string expect;
+  // Optional: corrupt the bound views after the workspace is built (fields a
+  // TensorData cannot describe: rank 0 or 5, an unknown dtype, a negative
+  // extent or stride, an extent whose element count overflows).
+  std::function<void(Workspace&)> bind;
 };
 
 struct ClaimOutcome {
@@ -94,6 +104,10 @@ struct OpSpec {
   // kernel must reproduce these bytes (claim F32Definition, claims.h).
   std::function<std::map<std::string, std::vector<double>>(const Case&)> oracle_f32;
   std::function<std::vector<OutputSpec>(const Case&)> outputs;
+  // Operands, dtype sets, layouts, written operands and scalar ranges: the
+  // catalog derives error cases from it (contract.h) and appends them to the
+  // hand-written ones in `errors` (shape relations, op-specific arguments).
+  Contract contract;
   std::vector<ErrorCase> errors;
   std::vector<Claim> claims;
   std::vector<GoldenAdapter> goldens;

@@ -44,6 +44,10 @@ struct TensorData {
   // tensor) to build overlapping operands.
   std::string alias_of;
   int64_t alias_offset = 0;
+  // "packed" layout only (harness/core/workspace.h): bytes between the end of
+  // the previous tensor and this one; < 0 overlaps the previous tensor's tail
+  // (error cases: a one-element partial overlap).
+  int64_t pack_lead_bytes = 0;
   std::vector<uint8_t> storage;  // StorageElems() * element size bytes
 
   int64_t Numel() const;

@@ -1,10 +1,25 @@
 // Workspace: the tensors of one case copied into guarded buffers and bound as
-// vt::Tensor views, ready for one run. Every buffer has kGuardBytes of a known
-// pattern before and after its storage; after the run CheckGuards() and
-// CheckGaps() report any write outside the view (FAILED_ERROR).
+// vt::Tensor views, ready for one run. Guard bytes of a known pattern surround
+// every allocation; after the run CheckGuards() and CheckGaps() report any
+// write outside the views (FAILED_ERROR).
+//
+// Where the operands live is part of the case (Params "layout"), because a
+// validator must accept every placement a caller may legally use:
+//   separate  each tensor in its own allocation (the default);
+//   packed    all tensors back to back in ONE allocation, in a seed-derived
+//             order, each starting exactly where the previous one ends (views
+//             that touch but do not overlap: an overlap check measuring in
+//             elements instead of bytes, or using < for <=, refuses them);
+//   offset    each tensor in its own allocation, starting 1..3 elements past
+//             a guarded lead (sub-views whose data pointer is not aligned to
+//             the allocation); empty views get strides that are not
+//             row-major (they address nothing, so any stride is legal).
+// Error cases may also place a packed tensor over its predecessor's tail
+// (TensorData::pack_lead_bytes < 0) to build a one-element partial overlap.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,26 +42,41 @@ class Workspace {
   const vt::Tensor& operator[](const std::string& name) const;
   // nullptr when the case has no such tensor (an optional operand left out).
   const vt::Tensor* Find(const std::string& name) const;
+  // Error cases only: corrupt a bound view's fields (rank, dtype, extents,
+  // strides) in ways a TensorData cannot describe.
+  void MutateView(const std::string& name, const std::function<void(vt::Tensor&)>& f);
 
   // "" when intact, else which tensor's guard was overwritten and where.
   std::string CheckGuards() const;
   // "" when every byte of a strided view's gaps is unchanged.
   std::string CheckGaps() const;
+  // "" when no byte of any allocation changed since construction.
+  std::string CheckUnchanged() const;
   // The case with every tensor's storage replaced by its bytes now.
   Case Snapshot() const;
 
  private:
   struct Slot {
     TensorData spec;
-    std::vector<uint8_t> raw;  // guard | storage | guard
+    std::size_t buffer = 0;  // index into buffers_
+    std::size_t offset = 0;  // byte offset of the storage in that buffer
     vt::Tensor view;
-    uint8_t* storage() { return raw.data() + kGuardBytes; }
-    const uint8_t* storage() const { return raw.data() + kGuardBytes; }
+  };
+  // Bytes [begin, end) of a buffer that must keep kGuardByte.
+  struct Guard {
+    std::size_t buffer, begin, end;
+    std::string what;
   };
   const Slot* FindSlot(const std::string& name) const;
+  void PlaceSeparate(const std::string& layout);
+  void PlacePacked(uint64_t seed);
+  const uint8_t* Storage(const Slot& s) const { return buffers_[s.buffer].data() + s.offset; }
 
   Params params_;
   std::vector<Slot> slots_;
+  std::vector<std::vector<uint8_t>> buffers_;
+  std::vector<std::vector<uint8_t>> initial_;
+  std::vector<Guard> guards_;
 };
 
 }  // namespace vt::conform

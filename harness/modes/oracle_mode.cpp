@@ -76,6 +76,15 @@ class OracleMode : public Mode {
       if (!chk.mistrust.empty() && mistrust.empty()) mistrust = os.tensor + ": " + chk.mistrust;
     }
     r.headroom = headroom;
+    // The sharpest check, on every case: bytes == the definition in f32 in
+    // the spec's order (a byte comparison, cheap next to the Bounded oracle).
+    // It sees one-ulp slips no tolerance can, and special values exactly.
+    const std::string f32_diff = op.oracle_f32 ? F32DefinitionDiff(op, c, run.after) : "";
+    if (!f32_diff.empty() && !bad) {
+      bad = true;
+      r.reason = "f32_definition: " + f32_diff;
+    }
+    if (op.oracle_f32) r.tolerance += "; f32_definition: bytes equal";
     if (bad) {
       r.status = Outcome::kFailedIncorrect;
     } else if (!mistrust.empty()) {

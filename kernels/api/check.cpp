@@ -4,6 +4,23 @@
 #include <cmath>
 #include <cstdint>
 
+#include "vt/check_sites.h"
+
+namespace vt {
+namespace {
+thread_local CheckSiteObserver* g_observer = nullptr;
+}  // namespace
+
+CheckSiteObserver* SetCheckSiteObserver(CheckSiteObserver* o) {
+  CheckSiteObserver* old = g_observer;
+  g_observer = o;
+  return old;
+}
+
+CheckSiteObserver* GetCheckSiteObserver() { return g_observer; }
+
+}  // namespace vt
+
 namespace vt::api {
 
 std::string ShapeString(const std::vector<int64_t>& shape) {
@@ -12,46 +29,73 @@ std::string ShapeString(const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
-void Checker::Fail(const std::string& condition) const { throw Error(op_, condition); }
+void Checker::Fail(const std::string& site, const std::string& condition) const {
+  throw Error(op_, condition, site);
+}
+
+void Checker::Site(bool ok, const char* kind, const char* a, const char* b,
+                   const std::string& condition) const {
+  CheckSiteObserver* o = GetCheckSiteObserver();
+  if (ok && o == nullptr) return;  // the common path builds no site name
+  std::string site = std::string(kind) + "(" + a + (b != nullptr ? std::string(",") + b : "") + ")";
+  if (o != nullptr) o->Evaluated(op_, site);
+  if (!ok) Fail(site, condition);
+}
+
+void Checker::Require(const char* site, bool ok, const std::string& condition) const {
+  CheckSiteObserver* o = GetCheckSiteObserver();
+  if (o != nullptr) o->Evaluated(op_, site);
+  if (!ok) Fail(site, condition);
+}
 
 void Checker::Operand(const ExecContext& ctx, const Tensor& t, const char* name) const {
   const std::string n(name);
-  Require(t.rank >= 1 && t.rank <= kMaxRank, n + " must have rank 1..4");
+  Site(t.rank >= 1 && t.rank <= kMaxRank, "operand.rank", name, nullptr, n + " must have rank 1..4");
   bool known = false;
   for (vt::DType dt : kAllDTypes) known = known || dt == t.dtype;
-  Require(known, n + " has an unknown dtype");
+  Site(known, "operand.dtype", name, nullptr, n + " has an unknown dtype");
+  bool extents = true, strides = true;
   for (int d = 0; d < t.rank; ++d) {
-    Require(t.shape[d] >= 0, n + " extents must be >= 0");
-    Require(t.stride[d] >= 0, n + " strides must be >= 0");
+    extents = extents && t.shape[d] >= 0;
+    strides = strides && t.stride[d] >= 0;
   }
+  Site(extents, "operand.extent", name, nullptr, n + " extents must be >= 0");
+  Site(strides, "operand.stride", name, nullptr, n + " strides must be >= 0");
   int64_t numel = 0;
+  bool fits = true;
   try {
     numel = t.Numel();
+    (void)t.StorageElems();  // the span the overlap checks and kernels address
   } catch (const Error&) {
-    Fail(n + " element count overflows int64");
+    fits = false;
   }
-  Require(numel == 0 || t.data != nullptr, n + " data must not be null");
+  Site(fits, "operand.numel", name, nullptr, n + " element count or storage span overflows int64");
+  Site(numel == 0 || t.data != nullptr, "operand.null", name, nullptr, n + " data must not be null");
   const DeviceType want = ctx.backend == Backend::kCPU ? DeviceType::kCPU : DeviceType::kCUDA;
-  Require(t.device.type == want,
-          n + " must be on the " + std::string(vt::Name(ctx.backend)) + " device of the context");
+  Site(t.device.type == want, "operand.device", name, nullptr,
+       n + " must be on the " + std::string(vt::Name(ctx.backend)) + " device of the context");
 }
 
 void Checker::Rank(const Tensor& t, const char* name, int rank) const {
-  Require(t.rank == rank, std::string(name) + " must be rank-" + std::to_string(rank) + ", got " +
-                              t.Describe());
+  Site(t.rank == rank, "rank", name, nullptr,
+       std::string(name) + " must be rank-" + std::to_string(rank) + ", got " + t.Describe());
 }
 
 void Checker::RankIn(const Tensor& t, const char* name, int lo, int hi) const {
-  Require(t.rank >= lo && t.rank <= hi, std::string(name) + " must be rank " + std::to_string(lo) +
-                                            ".." + std::to_string(hi) + ", got " + t.Describe());
+  Site(t.rank >= lo && t.rank <= hi, "rank", name, nullptr,
+       std::string(name) + " must be rank " + std::to_string(lo) + ".." + std::to_string(hi) +
+           ", got " + t.Describe());
 }
 
 void Checker::DType(const Tensor& t, const char* name,
                     std::initializer_list<vt::DType> allowed) const {
-  if (std::find(allowed.begin(), allowed.end(), t.dtype) != allowed.end()) return;
+  const bool ok = std::find(allowed.begin(), allowed.end(), t.dtype) != allowed.end();
   std::string set;
-  for (vt::DType dt : allowed) set += (set.empty() ? "" : "/") + std::string(vt::Name(dt));
-  Fail(std::string(name) + " must be " + set + ", got " + std::string(vt::Name(t.dtype)));
+  if (!ok) {
+    for (vt::DType dt : allowed) set += (set.empty() ? "" : "/") + std::string(vt::Name(dt));
+  }
+  Site(ok, "dtype", name, nullptr,
+       std::string(name) + " must be " + set + ", got " + std::string(vt::Name(t.dtype)));
 }
 
 void Checker::FloatIn(const Tensor& t, const char* name) const {
@@ -63,19 +107,22 @@ void Checker::FloatOut(const Tensor& t, const char* name) const {
 }
 
 void Checker::Contiguous(const Tensor& t, const char* name) const {
-  Require(t.IsContiguous(), std::string(name) + " must be contiguous, got " + t.Describe());
+  Site(t.IsContiguous(), "contiguous", name, nullptr,
+       std::string(name) + " must be contiguous, got " + t.Describe());
 }
 
 void Checker::RowStrided(const Tensor& t, const char* name) const {
-  Require(t.IsRowStrided(), std::string(name) +
-                                " must have packed inner dims and outer strides >= the inner "
-                                "span, got " + t.Describe());
+  Site(t.IsRowStrided(), "row_strided", name, nullptr,
+       std::string(name) +
+           " must have packed inner dims and outer strides >= the inner span, got " +
+           t.Describe());
 }
 
 void Checker::Shape(const Tensor& t, const char* name, const std::vector<int64_t>& shape) const {
   bool same = t.rank == static_cast<int>(shape.size());
   for (int d = 0; same && d < t.rank; ++d) same = t.shape[d] == shape[static_cast<std::size_t>(d)];
-  Require(same, std::string(name) + " must be " + ShapeString(shape) + ", got " + t.Describe());
+  Site(same, "shape", name, nullptr,
+       std::string(name) + " must be " + ShapeString(shape) + ", got " + t.Describe());
 }
 
 void Checker::SameShape(const Tensor& a, const char* an, const Tensor& b, const char* bn) const {
@@ -84,34 +131,40 @@ void Checker::SameShape(const Tensor& a, const char* an, const Tensor& b, const 
 }
 
 void Checker::SameNumel(const Tensor& a, const char* an, const Tensor& b, const char* bn) const {
-  Require(a.Numel() == b.Numel(), std::string(an) + " and " + bn +
-                                      " must have the same element count, got " + a.Describe() +
-                                      " and " + b.Describe());
+  Site(a.Numel() == b.Numel(), "numel", an, bn,
+       std::string(an) + " and " + bn + " must have the same element count, got " +
+           a.Describe() + " and " + b.Describe());
 }
 
 void Checker::SameDType(const Tensor& a, const char* an, const Tensor& b, const char* bn) const {
-  Require(a.dtype == b.dtype, std::string(an) + " must have " + bn + "'s dtype " +
-                                  std::string(vt::Name(b.dtype)) + ", got " +
-                                  std::string(vt::Name(a.dtype)));
+  Site(a.dtype == b.dtype, "same_dtype", an, bn,
+       std::string(an) + " must have " + bn + "'s dtype " + std::string(vt::Name(b.dtype)) +
+           ", got " + std::string(vt::Name(a.dtype)));
 }
 
 void Checker::NoOverlap(const Tensor& a, const char* an, const Tensor& b, const char* bn) const {
+  // Byte spans [data, data + StorageElems * element size): views that merely
+  // touch (one ends where the other starts) are disjoint.
   const int64_t na = a.StorageElems(), nb = b.StorageElems();
-  if (na == 0 || nb == 0) return;
-  const auto a0 = reinterpret_cast<uintptr_t>(a.data);
-  const auto b0 = reinterpret_cast<uintptr_t>(b.data);
-  const uintptr_t a1 = a0 + static_cast<uintptr_t>(na) * a.ElementSize();
-  const uintptr_t b1 = b0 + static_cast<uintptr_t>(nb) * b.ElementSize();
-  Require(a1 <= b0 || b1 <= a0, std::string(an) + " must not overlap " + bn);
+  bool ok = true;
+  if (na != 0 && nb != 0) {
+    const auto a0 = reinterpret_cast<uintptr_t>(a.data);
+    const auto b0 = reinterpret_cast<uintptr_t>(b.data);
+    const uintptr_t a1 = a0 + static_cast<uintptr_t>(na) * a.ElementSize();
+    const uintptr_t b1 = b0 + static_cast<uintptr_t>(nb) * b.ElementSize();
+    ok = a1 <= b0 || b1 <= a0;
+  }
+  Site(ok, "overlap", an, bn, std::string(an) + " must not overlap " + bn);
 }
 
 void Checker::PositiveFinite(float v, const char* name) const {
-  Require(std::isfinite(v) && v > 0.0f,
-          std::string(name) + " must be finite and > 0, got " + std::to_string(v));
+  Site(std::isfinite(v) && v > 0.0f, "range", name, nullptr,
+       std::string(name) + " must be finite and > 0, got " + std::to_string(v));
 }
 
 void Checker::Finite(float v, const char* name) const {
-  Require(std::isfinite(v), std::string(name) + " must be finite, got " + std::to_string(v));
+  Site(std::isfinite(v), "range", name, nullptr,
+       std::string(name) + " must be finite, got " + std::to_string(v));
 }
 
 }  // namespace vt::api

@@ -1,6 +1,9 @@
 // Validation helpers for the API layer. Every check throws vt::Error(op, the
-// violated condition) and never touches operand bytes, so an op can run all
-// of its checks before dispatching (validate before mutate).
+// violated condition, its check site) and never touches operand bytes, so an
+// op can run all of its checks before dispatching (validate before mutate).
+// Each condition is a named check site (vt/check_sites.h): the typed checks
+// name theirs from the check and the operand ("contiguous(weight)"); a
+// free-form Require names its own ("recipe.slot_range").
 #pragma once
 
 #include <initializer_list>
@@ -17,10 +20,8 @@ class Checker {
  public:
   explicit Checker(const char* op) : op_(op) {}
 
-  [[noreturn]] void Fail(const std::string& condition) const;
-  void Require(bool ok, const std::string& condition) const {
-    if (!ok) Fail(condition);
-  }
+  // A free-form condition at the named site (a short, stable, dotted name).
+  void Require(const char* site, bool ok, const std::string& condition) const;
 
   // Well-formed view: rank 1..4, known dtype, non-negative extents/strides,
   // data present when the view is non-empty, on the context's backend device.
@@ -42,6 +43,11 @@ class Checker {
   void Finite(float v, const char* name) const;
 
  private:
+  // Reports site `kind(a[,b])` to the observer and throws when !ok.
+  void Site(bool ok, const char* kind, const char* a, const char* b,
+            const std::string& condition) const;
+  [[noreturn]] void Fail(const std::string& site, const std::string& condition) const;
+
   const char* op_;
 };
 

@@ -98,8 +98,20 @@ bool Tensor::IsRowStrided() const {
 
 int64_t Tensor::StorageElems() const {
   if (Numel() == 0) return 0;
+  // Checked: a view with huge strides must be refused by the validator's
+  // operand check, not wrap into a small span that passes the overlap checks.
   int64_t last = 0;
-  for (int d = 0; d < rank; ++d) last += (shape[d] - 1) * stride[d];
+  for (int d = 0; d < rank; ++d) {
+    int64_t step = 0;
+    if (__builtin_mul_overflow(shape[d] - 1, stride[d], &step) ||
+        __builtin_add_overflow(last, step, &last)) {
+      throw Error("tensor", "storage span overflows int64");
+    }
+  }
+  int64_t bytes = 0;
+  if (last == INT64_MAX || __builtin_mul_overflow(last + 1, static_cast<int64_t>(ElementSize()), &bytes)) {
+    throw Error("tensor", "storage span overflows int64");
+  }
   return last + 1;
 }
 

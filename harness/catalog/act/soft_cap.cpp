@@ -66,6 +66,7 @@ OpSpec Spec_soft_cap() {
   s.oracle = entry::Bounds(Eval<entry::Bounded>);
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
+  s.contract = {{entry::Operand("x", entry::kFloatIn), entry::Written("out", entry::kFloatOut)}, {entry::PositiveFinite("cap")}};
   s.errors = {mut::DType("x", vt::DType::kI32),  mut::DType("out", vt::DType::kF16),
               mut::DType("out", vt::DType::kU8), mut::Dim("out", 0, 1),
               mut::AddDim("out"),                mut::DropDim("x"),

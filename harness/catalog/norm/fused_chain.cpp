@@ -24,14 +24,19 @@ vt::FusedRecipe ParseRecipe(const std::string& s) {
     pos = end + 1;
     if (step.empty()) continue;
     vt::FusedStep st;
-    static const std::string kOps = "AMSGN";
+    // 'X' is the first opcode past the last one (kRmsNorm + 1): the boundary
+    // an off-by-one opcode check admits.
+    static const std::string kOps = "AMSGNX";
     const std::size_t code = kOps.find(step[0]);
     st.op = static_cast<vt::FusedOp>(code == std::string::npos ? 99 : code);
     const bool unary = step[0] == 'S' || step[0] == 'G';
     const std::size_t colon = step.find(':');
     auto digit = [&](std::size_t i) { return static_cast<uint8_t>(i < step.size() ? step[i] - '0' : 9); };
     st.in0 = digit(1);
-    st.in1 = unary ? 0 : digit(2);
+    // A unary step may carry an unused second slot ("S07:3"): the API must
+    // ignore it, whatever it holds.
+    const bool unused_in1 = unary && step.size() > 2 && std::isdigit(static_cast<unsigned char>(step[2]));
+    st.in1 = unary ? (unused_in1 ? digit(2) : 0) : digit(2);
     st.out = colon == std::string::npos ? 9 : digit(colon + 1);
     st.gemma = step.back() == 'g';
     if (r.n < vt::kMaxFusedSteps) r.steps[r.n] = st;
@@ -56,7 +61,11 @@ rc::Gen<std::string> RandomRecipe(bool has_residual) {
       const bool last = i == steps - 1;
       const int out = (has_residual && !(last && !out_written) && *gen::Flag()) ? 2 : 3;
       s += (i ? ";" : "") + std::string(1, op) + std::to_string(*gen::Pick(readable));
-      if (op != 'S' && op != 'G') s += std::to_string(*gen::Pick(readable));
+      if (op != 'S' && op != 'G') {
+        s += std::to_string(*gen::Pick(readable));
+      } else if (*gen::Flag()) {
+        s += std::to_string(*rc::gen::inRange(0, 10));  // unused: any digit is valid
+      }
       s += ":" + std::to_string(out);
       if (op == 'N' && *gen::Flag()) s += "g";
       out_written = out_written || out == 3;
@@ -185,12 +194,16 @@ OpSpec Spec_fused_chain() {
   s.oracle = entry::Bounds(Eval<entry::Bounded>);
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
+  s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2}), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("residual", entry::kF32BF16), entry::Written("out", entry::kFloatOut)}, {entry::PositiveFinite("eps")}};
   s.errors = {BadRecipe("recipe_empty", "", -1, "1..8 steps"),
               BadRecipe("recipe_nine_steps", "N01:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3", -1, "1..8 steps"),
               BadRecipe("recipe_unknown_op", "Z01:3", -1, "unknown opcode"),
               BadRecipe("recipe_writes_x", "A01:0;N01:3", -1, "writable"),
               BadRecipe("recipe_writes_weight", "N01:1;N01:3", -1, "writable"),
               BadRecipe("recipe_slot_out_of_range", "A05:3", -1, "outside the canonical slots"),
+              BadRecipe("recipe_slot_just_past", "A04:3", -1, "outside the canonical slots"),
+              BadRecipe("recipe_opcode_just_past", "X01:3", -1, "unknown opcode"),
+              BadRecipe("recipe_residual_write_missing", "A01:2;N01:3", 0, "writes residual but no residual"),
               BadRecipe("recipe_reads_out_first", "A30:3", -1, "reads out before"),
               BadRecipe("recipe_never_writes_out", "A02:2", 1, "never writes out"),
               BadRecipe("recipe_residual_missing", "A02:3", 0, "no residual operand"),
@@ -212,7 +225,10 @@ OpSpec Spec_fused_chain() {
               mut::Dim("weight", 0, 1),             mut::Dim("residual", 0, 1),
               mut::Strided("x"),                    mut::NullData("out"),
               mut::OtherDevice("x"),                mut::Alias("out", "x"),
-              mut::Alias("residual", "out"),        mut::Arg("eps", 0.0)};
+              mut::Alias("residual", "out"),        mut::Arg("eps", 0.0),
+              mut::Dim("out", 0, 1),                mut::Dim("out", 1, -1),
+              mut::AddDim("x"),                     mut::AddDim("weight"),
+              mut::EmptyInner("x")};
   s.claims = {SameAs("tiers_agree", "the Tier-1 interpreter == the Tier-0 composite for the same recipe", Named,
                      "fused_chain", OtherTier, {{"out", "out"}, {"residual", "residual"}}),
               SameAs("equals_rms_norm", "rms_norm / add+rms_norm recipes == rms_norm (with residual)",

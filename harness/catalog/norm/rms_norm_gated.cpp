@@ -120,6 +120,7 @@ OpSpec Spec_rms_norm_gated() {
   s.oracle = entry::Bounds(Eval<entry::Bounded>);
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
+  s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2, 3}), entry::Operand("gate", entry::kFloatIn, entry::kRowStrided), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("out", entry::kFloatOut)}, {entry::PositiveFinite("eps")}};
   s.errors = {mut::DType("gate", vt::DType::kI32),  mut::DType("out", vt::DType::kF16),
               mut::DType("weight", vt::DType::kI64), mut::Dim("gate", 0, 1),
               mut::Dim("weight", 0, 1),              mut::Dim("out", 1, -1),
@@ -128,7 +129,7 @@ OpSpec Spec_rms_norm_gated() {
               mut::Strided("x"),                     mut::Strided("out"),
               mut::NullData("gate"),                 mut::OtherDevice("gate"),
               mut::Alias("out", "gate"),             mut::Arg("eps", -1.0),
-              mut::EmptyInner("x")};
+              mut::EmptyInner("x"),                  mut::PaddedMiddle("gate")};
   s.claims = {SameAs("gate_contiguous", "a padded-token-stride gate == its contiguous copy",
                      [](const Params& p) { return p.Int("pad") > 0; }, "rms_norm_gated", ContiguousGate,
                      {{"out", "out"}}),

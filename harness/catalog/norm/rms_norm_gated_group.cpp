@@ -141,6 +141,7 @@ OpSpec Spec_rms_norm_gated_group() {
   s.oracle = entry::Bounds(Eval<entry::Bounded>);
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
+  s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2, 3}), entry::Operand("gate", entry::kFloatIn), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("out", entry::kFloatOut)}, {entry::PositiveFinite("eps")}};
   s.errors = {mut::Arg("n_groups", 0),         mut::Arg("n_groups", -2),
               mut::Arg("n_groups", 3 * 1021),  mut::Arg("eps", 0.0),
               mut::Arg("eps", -1e-5),          mut::DType("out", vt::DType::kF16),

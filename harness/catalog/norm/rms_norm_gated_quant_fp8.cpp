@@ -80,6 +80,7 @@ OpSpec Spec_rms_norm_gated_quant_fp8() {
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   // The gate checks close hazard H-4 (the original never validated the gate).
+  s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2, 3}), entry::Operand("gate", entry::kFloatIn, entry::kRowStrided), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("out_fp8", entry::kU8)}, {entry::PositiveFinite("eps"), entry::PositiveFinite("input_scale")}};
   s.errors = {mut::Dim("gate", 0, 1),                 mut::Dim("gate", 1, -1),
               mut::AddDim("gate"),                    mut::DropDim("gate"),
               mut::InnerStride("gate"),               mut::OverlappingRows("gate"),
@@ -88,7 +89,9 @@ OpSpec Spec_rms_norm_gated_quant_fp8() {
               mut::Dim("out_fp8", 0, 1),              mut::Strided("out_fp8"),
               mut::NullData("gate"),                  mut::OtherDevice("out_fp8"),
               mut::Alias("out_fp8", "x"),             mut::Arg("input_scale", 0.0),
-              mut::Arg("input_scale", INFINITY),      mut::Arg("eps", NAN)};
+              mut::Arg("input_scale", INFINITY),      mut::Arg("eps", NAN),
+              mut::Dim("weight", 0, 1),               mut::EmptyInner("x"),
+              mut::PaddedMiddle("gate"),              mut::DType("gate", vt::DType::kF16)};
   s.claims = {{"split_path", "== rms_norm_gated to bf16, then static fp8 quant of that bf16 value", {}, SplitPath},
               RowSlice({"x", "gate", "out_fp8"})};
   return s;

@@ -102,6 +102,7 @@ OpSpec Spec_rms_norm_quant_fp8() {
   s.oracle = entry::Bounds(Eval<entry::Bounded>);
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
+  s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2}), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("residual", entry::kF32BF16), entry::Written("out_fp8", entry::kU8), entry::Written("out_bf16", entry::kBF16)}, {entry::PositiveFinite("eps"), entry::PositiveFinite("input_scale")}};
   s.errors = {mut::DType("out_fp8", vt::DType::kI8),  mut::DType("out_bf16", vt::DType::kF32),
               mut::DType("x", vt::DType::kI32),        mut::DType("residual", vt::DType::kF16),
               mut::Dim("out_fp8", 1, 1),               mut::Dim("out_bf16", 0, 1),
@@ -111,7 +112,8 @@ OpSpec Spec_rms_norm_quant_fp8() {
               mut::NullData("out_fp8"),                mut::OtherDevice("x"),
               mut::Alias("out_bf16", "residual"),      mut::Alias("out_fp8", "out_bf16"),
               mut::Arg("input_scale", 0.0),            mut::Arg("input_scale", -2.0),
-              mut::Arg("input_scale", NAN),            mut::Arg("eps", 0.0)};
+              mut::Arg("input_scale", NAN),            mut::Arg("eps", 0.0),
+              mut::EmptyInner("x")};
   s.claims = {{"split_path", "== rms_norm to bf16, then static fp8 quant of that bf16 value", {}, SplitPath},
               RowSlice({"x", "residual", "out_fp8", "out_bf16"})};
   return s;

@@ -8,7 +8,7 @@ void CheckGluOperands(const Checker& c, const ExecContext& ctx, const Tensor& ou
   c.Rank(x, "x", 2);
   c.FloatIn(x, "x");
   c.Contiguous(x, "x");
-  c.Require(x.shape[1] % 2 == 0, "x inner dim must be even ([T, 2D]), got " + x.Describe());
+  c.Require("x.even_inner", x.shape[1] % 2 == 0, "x inner dim must be even ([T, 2D]), got " + x.Describe());
   c.Operand(ctx, out, "out");
   c.FloatOut(out, "out");
   c.Shape(out, "out", {x.shape[0], x.shape[1] / 2});

@@ -19,7 +19,7 @@ void SharedExpertGate(const ExecContext& ctx, const Tensor& out, const Tensor& s
   c.Operand(ctx, gl, "gl");
   c.DType(gl, "gl", {DType::kF32});
   c.Contiguous(gl, "gl");
-  c.Require((gl.rank == 1 && gl.shape[0] == t) ||
+  c.Require("shape(gl)", (gl.rank == 1 && gl.shape[0] == t) ||
                 (gl.rank == 2 && gl.shape[0] == t && gl.shape[1] == 1),
             "gl must be [T] or [T,1] with T = " + std::to_string(t) + ", got " + gl.Describe());
   (void)h;

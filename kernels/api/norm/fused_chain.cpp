@@ -30,33 +30,33 @@ const char* OpName(FusedOp op) {
 bool IsUnary(FusedOp op) { return op == FusedOp::kSilu || op == FusedOp::kSigmoid; }
 
 void CheckRecipe(const api::Checker& c, const FusedRecipe& r, bool has_residual) {
-  c.Require(r.n >= 1 && r.n <= kMaxFusedSteps,
+  c.Require("recipe.step_count", r.n >= 1 && r.n <= kMaxFusedSteps,
             "recipe must have 1..8 steps, got " + std::to_string(r.n));
   bool out_written = false;
   for (int s = 0; s < r.n; ++s) {
     const FusedStep& st = r.steps[s];
     const std::string at = "step " + std::to_string(s) + ": ";
-    c.Require(static_cast<int>(st.op) <= static_cast<int>(FusedOp::kRmsNorm),
+    c.Require("recipe.opcode", static_cast<int>(st.op) <= static_cast<int>(FusedOp::kRmsNorm),
               at + "unknown opcode " + std::to_string(static_cast<int>(st.op)));
     const int n_in = IsUnary(st.op) ? 1 : 2;
     const uint8_t ins[2] = {st.in0, st.in1};
     for (int k = 0; k < n_in; ++k) {
-      c.Require(ins[k] < kNumFusedSlots, at + "input slot " + std::to_string(ins[k]) +
+      c.Require("recipe.slot_range", ins[k] < kNumFusedSlots, at + "input slot " + std::to_string(ins[k]) +
                                              " is outside the canonical slots 0..3");
-      c.Require(ins[k] != kSlotResidual || has_residual,
+      c.Require("recipe.residual_read", ins[k] != kSlotResidual || has_residual,
                 at + "reads residual but no residual operand was given");
-      c.Require(ins[k] != kSlotOut || out_written,
+      c.Require("recipe.out_read_before_write", ins[k] != kSlotOut || out_written,
                 at + "reads out before any earlier step wrote it");
     }
-    c.Require(st.out == kSlotResidual || st.out == kSlotOut,
+    c.Require("recipe.write_slot", st.out == kSlotResidual || st.out == kSlotOut,
               at + "writes slot " + std::to_string(st.out) +
                   "; only residual (2) and out (3) are writable");
-    c.Require(st.out != kSlotResidual || has_residual,
+    c.Require("recipe.residual_write", st.out != kSlotResidual || has_residual,
               at + "writes residual but no residual operand was given");
-    c.Require(!st.gemma || st.op == FusedOp::kRmsNorm, at + "gemma applies to rms_norm steps only");
+    c.Require("recipe.gemma_step", !st.gemma || st.op == FusedOp::kRmsNorm, at + "gemma applies to rms_norm steps only");
     out_written = out_written || st.out == kSlotOut;
   }
-  c.Require(out_written, "recipe never writes out");
+  c.Require("recipe.writes_out", out_written, "recipe never writes out");
 }
 
 // Tier 0 knows two recipes: rms_norm(x) and add(x, residual -> residual)
@@ -115,16 +115,16 @@ void FusedChain(const ExecContext& ctx, const Tensor& out, const Tensor& x, cons
                                                                 recipe, args.eps);
     return;
   }
-  c.Require(args.tier == FusedTier::kComposite, "unknown tier");
+  c.Require("range(tier)", args.tier == FusedTier::kComposite, "unknown tier");
+  // Evaluated on every composite call (not only on refusal), so check-site
+  // coverage sees valid input reach it.
+  const bool plain = IsCompositeRmsNorm(recipe);
+  const bool add_then_norm = IsCompositeAddRmsNorm(recipe) && residual != nullptr;
+  c.Require("composite.recipe", plain || add_then_norm,
+            "the composite tier has no standalone-op form for recipe " + Describe(recipe) +
+                " (only rms_norm and add+rms_norm)");
   const RmsNormArgs norm{args.eps, recipe.steps[recipe.n - 1].gemma};
-  if (IsCompositeRmsNorm(recipe)) {
-    RmsNorm(ctx, out, x, weight, norm, nullptr);
-  } else if (IsCompositeAddRmsNorm(recipe) && residual != nullptr) {
-    RmsNorm(ctx, out, x, weight, norm, residual);
-  } else {
-    c.Fail("the composite tier has no standalone-op form for recipe " + Describe(recipe) +
-           " (only rms_norm and add+rms_norm)");
-  }
+  RmsNorm(ctx, out, x, weight, norm, add_then_norm ? residual : nullptr);
 }
 
 }  // namespace vt

@@ -10,7 +10,7 @@ void L2Norm(const ExecContext& ctx, const Tensor& out, const Tensor& x, const L2
   c.RankIn(x, "x", 2, 3);
   c.FloatIn(x, "x");
   c.Contiguous(x, "x");
-  c.Require(x.shape[x.rank - 1] > 0, "D = x's last dim must be > 0");
+  c.Require("x.inner_nonzero", x.shape[x.rank - 1] > 0, "D = x's last dim must be > 0");
   c.PositiveFinite(args.eps, "eps");
   c.Operand(ctx, out, "out");
   c.FloatOut(out, "out");

@@ -12,7 +12,7 @@ void CheckRmsNormInputs(const Checker& c, const ExecContext& ctx, const Tensor& 
   c.Rank(weight, "weight", 1);
   c.FloatIn(weight, "weight");
   c.Contiguous(weight, "weight");
-  c.Require(x.shape[1] > 0, "H = x.shape[1] must be > 0 (mean over an empty row)");
+  c.Require("x.inner_nonzero", x.shape[1] > 0, "H = x.shape[1] must be > 0 (mean over an empty row)");
   c.Shape(weight, "weight", {x.shape[1]});
   c.PositiveFinite(eps, "eps");
   if (residual != nullptr) {
@@ -42,15 +42,15 @@ void CheckGatedNormInputs(const Checker& c, const ExecContext& ctx, const Tensor
   c.RankIn(x, "x", 2, 3);
   c.FloatIn(x, "x");
   c.Contiguous(x, "x");
-  c.Require(x.shape[x.rank - 1] > 0, "D = x's last dim must be > 0");
+  c.Require("x.inner_nonzero", x.shape[x.rank - 1] > 0, "D = x's last dim must be > 0");
   c.Operand(ctx, gate, "gate");
   c.SameShape(gate, "gate", x, "x");
   c.FloatIn(gate, "gate");
   c.RowStrided(gate, "gate");
   if (gate.rank == 3) {
     // The kernel walks (token, head) with the head stride D: only the token
-    // stride may be padded.
-    c.Require(gate.stride[1] == gate.shape[2],
+    // stride may be padded. An empty gate addresses nothing: any stride.
+    c.Require("gate.head_stride", gate.Numel() == 0 || gate.stride[1] == gate.shape[2],
               "gate head stride must equal D (only the token stride may be padded), got " +
                   gate.Describe());
   }

@@ -8,16 +8,16 @@ void RmsNormGatedGroup(const ExecContext& ctx, const Tensor& out, const Tensor& 
                        const Tensor& gate, const Tensor* weight,
                        const RmsNormGatedGroupArgs& args) {
   const api::Checker c("rms_norm_gated_group");
-  c.Require(args.tp_world_size == 1, "tp_world_size must be 1 (tensor-parallel groups are not "
+  c.Require("range(tp_world_size)", args.tp_world_size == 1, "tp_world_size must be 1 (tensor-parallel groups are not "
                                      "implemented), got " + std::to_string(args.tp_world_size));
   c.Operand(ctx, x, "x");
   c.RankIn(x, "x", 2, 3);
   c.FloatIn(x, "x");
   c.Contiguous(x, "x");
   const int64_t hidden = x.shape[x.rank - 1];
-  c.Require(hidden > 0, "hidden = x's last dim must be > 0");
-  c.Require(args.n_groups >= 1, "n_groups must be >= 1, got " + std::to_string(args.n_groups));
-  c.Require(hidden % args.n_groups == 0, "n_groups must divide hidden (" +
+  c.Require("x.inner_nonzero", hidden > 0, "hidden = x's last dim must be > 0");
+  c.Require("range(n_groups)", args.n_groups >= 1, "n_groups must be >= 1, got " + std::to_string(args.n_groups));
+  c.Require("n_groups.divides_hidden", hidden % args.n_groups == 0, "n_groups must divide hidden (" +
                                              std::to_string(hidden) + "), got " +
                                              std::to_string(args.n_groups));
   c.PositiveFinite(args.eps, "eps");
