@@ -267,7 +267,23 @@ CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult 
 
 }  // namespace
 
-CaseResult CheckGoldenDir(const std::string& dir, const RunConfig& cfg) {
+namespace {
+
+// A verdict is one line of valid UTF-8 whatever the folder held: a parse
+// error quotes the bytes it stopped at, and a folder name may hold anything;
+// reports (JSON) refuse invalid UTF-8 and a newline would split the line.
+std::string OneLine(const std::string& s) {
+  // nlohmann's own UTF-8 check (the one a report's dump() applies): invalid
+  // sequences become U+FFFD.
+  const std::string quoted = nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out = nlohmann::json::parse(quoted).get<std::string>();
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  }
+  return out;
+}
+
+CaseResult CheckGoldenDirRaw(const std::string& dir, const RunConfig& cfg) {
   CaseResult r;
   r.id = dir;
   r.op = "?";
@@ -283,5 +299,16 @@ CaseResult CheckGoldenDir(const std::string& dir, const RunConfig& cfg) {
     return r;
   }
 }
+
+}  // namespace
+
+CaseResult CheckGoldenDir(const std::string& dir, const RunConfig& cfg) {
+  CaseResult r = CheckGoldenDirRaw(dir, cfg);
+  r.reason = OneLine(r.reason);
+  r.op = OneLine(r.op);
+  r.id = OneLine(r.id);
+  return r;
+}
+
 
 }  // namespace vt::conform

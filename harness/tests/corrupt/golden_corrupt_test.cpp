@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   const Run base = Exec({vt_golden, "check", (root / "base" / "good_case").string()}, root / "logs" / "base", 60);
   if (!base.finished || base.code != 0) fail("the uncorrupted base case does not pass:\n" + Tail(base.output));
 
-  std::set<std::string> names;
+  std::set<std::string> names, ran;
   for (const Corruption& c : AllCorruptions()) {
     if (!names.insert(c.name).second) fail("duplicate corruption name " + c.name);
     const fs::path dir = root / "cases" / c.name / c.name;  // its own parent: escapes land beside it
@@ -124,6 +124,7 @@ int main(int argc, char** argv) {
       continue;
     }
     ++checked;
+    ran.insert(c.name);
     const Run r = Exec({vt_golden, "check", dir.string()}, root / "logs" / c.name, 30);
     std::string why;
     if (!r.finished) why = "hung (killed after 30 s)";
@@ -136,6 +137,24 @@ int main(int argc, char** argv) {
     } else {
       std::cout << "ok   " << c.name << " (exit " << r.code << ")\n";
     }
+  }
+
+  // All of them in one run, with a JSON report: one bad case never stops the
+  // others, every case gets its line, and the report is written.
+  const fs::path json = root / "all.json";
+  const Run all = Exec({vt_golden, "check", (root / "cases").string(), "--json", json.string()}, root / "logs" / "all", 300);
+  std::string missing;
+  for (const std::string& n : ran) {
+    if (!HasLine(all.output, " " + n + " [", "FAILED") && !HasLine(all.output, " " + n + " [", "MISTRUSTED")) missing += " " + n;
+  }
+  if (!all.finished || all.signaled || all.code != 1) {
+    fail("vt-golden check over all corrupted cases: want exit 1\n" + Tail(all.output));
+  } else if (!missing.empty() || all.output.find("\n0 passed, ") == std::string::npos) {
+    fail("vt-golden check over all corrupted cases: no FAILED/MISTRUSTED line for" + missing + "\n" + Tail(all.output));
+  } else if (!fs::exists(json) || ReadFile(json).find("\"cases\"") == std::string::npos) {
+    fail("vt-golden check --json over all corrupted cases wrote no results document");
+  } else {
+    std::cout << "ok   all " << ran.size() << " in one run: each FAILED or MISTRUSTED, --json written\n";
   }
 
   // vt-conform's golden mode over good + bad cases: none left out.
