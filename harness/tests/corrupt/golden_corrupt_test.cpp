@@ -139,6 +139,32 @@ int main(int argc, char** argv) {
     }
   }
 
+  // A known case under its own folder name, its manifest's meaning changed
+  // (so the canonical digest no longer matches) and a data byte flipped: the
+  // lock still finds it by folder name.
+  if (fs::is_directory(known)) {
+    const fs::path d = root / "renamed" / known.filename();
+    fs::create_directories(d.parent_path());
+    fs::copy(known, d, fs::copy_options::recursive);
+    std::string m = ReadFile(d / "manifest.json");
+    const std::size_t at = m.find("\"eps\"");
+    if (at == std::string::npos) {
+      fail("the recorded " + known.string() + " has no eps to change");
+    } else {
+      m.insert(at, "\"note\": \"changed\", ");
+      WriteFile(d / "manifest.json", m);
+      std::string w = ReadFile(d / "weight.npy");
+      w[w.size() - 3] = static_cast<char>(w[w.size() - 3] ^ 0x01);
+      WriteFile(d / "weight.npy", w);
+      const Run r = Exec({vt_golden, "check", d.string()}, root / "logs" / "renamed", 30);
+      if (!r.finished || r.code != 1 || !HasLine(r.output, "weight.npy", "recorded checksum")) {
+        fail("a flipped byte in a known case with a changed manifest was not refused by folder name\n" + Tail(r.output));
+      } else {
+        std::cout << "ok   known case, changed manifest, flipped byte: refused by folder name\n";
+      }
+    }
+  }
+
   // All of them in one run, with a JSON report: one bad case never stops the
   // others, every case gets its line, and the report is written.
   const fs::path json = root / "all.json";
