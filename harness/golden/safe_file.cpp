@@ -48,26 +48,43 @@ std::string ResolveInside(const std::string& dir, const std::string& name) {
   return target.string();
 }
 
+namespace {
+
+void RequireRegular(const struct stat& st, const std::string& path) {
+  if (S_ISREG(st.st_mode)) return;
+  const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO"
+                     : S_ISCHR(st.st_mode)  ? "a character device"
+                     : S_ISBLK(st.st_mode)  ? "a block device"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                            : "not a plain file";
+  throw GoldenError(path, std::string("is ") + kind + ", not a regular file");
+}
+
+}  // namespace
+
 RegularFile::RegularFile(const std::string& path) : path_(path) {
-  // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever;
-  // fstat below refuses it before any read.
+  // stat first, so a device is refused without being opened (opening some
+  // has effects); then open and fstat again, for what was really opened.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    throw GoldenError(path, std::string("missing or unreadable: ") + std::strerror(errno));
+  }
+  RequireRegular(st, path);
+  // O_NONBLOCK: should a FIFO replace the file in between, opening it must
+  // not wait for a writer; fstat below refuses it before any read.
   fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd_ < 0) throw GoldenError(path, std::string("missing or unreadable: ") + std::strerror(errno));
-  struct stat st {};
   if (::fstat(fd_, &st) != 0) {
     const int err = errno;
     ::close(fd_);
     throw GoldenError(path, std::string("cannot stat: ") + std::strerror(err));
   }
-  if (!S_ISREG(st.st_mode)) {
+  try {
+    RequireRegular(st, path);
+  } catch (...) {
     ::close(fd_);
-    const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
-                       : S_ISFIFO(st.st_mode) ? "a FIFO"
-                       : S_ISCHR(st.st_mode)  ? "a character device"
-                       : S_ISBLK(st.st_mode)  ? "a block device"
-                       : S_ISSOCK(st.st_mode) ? "a socket"
-                                              : "not a plain file";
-    throw GoldenError(path, std::string("is ") + kind + ", not a regular file");
+    throw;
   }
   size_ = static_cast<uint64_t>(st.st_size);
 }
