@@ -5,15 +5,17 @@
 //       project's own tolerance model; final line "N passed, M failed, K unsupported";
 //       exit 0 only when nothing failed (UNSUPPORTED ops are reported, not failed).
 //   vt-golden lock DIR... --out FILE
-//       record the sha256 of every file's data of every case, keyed by the manifest's
-//       sha256, so a later corrupted byte in a known case is refused by name
-//       (golden/checksums/*.json are read by every load).
+//       record the sha256 of every file's data of every case, keyed by the case's
+//       folder name and its manifest's canonical sha256 (golden_io.h: neither
+//       changes when the manifest is reformatted), so a later corrupted byte in a
+//       known case is refused by name (golden/checksums/*.json are read by every load).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 
 #include "harness/golden/golden_check.h"
+#include "harness/golden/safe_file.h"
 #include "harness/golden/sha256.h"
 #include "harness/runner/results_doc.h"
 #include "harness/runner/runner.h"
@@ -50,6 +52,7 @@ int Check(const std::vector<std::string>& roots, const std::string& json, int th
     if (!quiet || IsFailure(r.status)) std::cout << r.detail;
     if (IsFailure(r.status)) std::cout << "  repro: " << r.repro << "\n";
     if (r.status == Outcome::kUnsupported) ++s.skip_reasons[r.reason];
+    std::cout << std::flush;  // each case's line is out before the next case starts
     s.results.push_back(std::move(r));
   }
   auto get = [&](Outcome o) { return s.counts.count(o) ? s.counts.at(o) : 0; };
@@ -66,8 +69,9 @@ int Check(const std::vector<std::string>& roots, const std::string& json, int th
     }
     std::cout << "json: " << json << "\n";
   }
-  std::cout << get(Outcome::kPassed) << " passed, " << failed << " failed, " << get(Outcome::kUnsupported)
-            << " unsupported\n";
+  std::cout << get(Outcome::kPassed) << " passed, " << failed << " failed";
+  if (get(Outcome::kMistrusted) > 0) std::cout << " (" << get(Outcome::kMistrusted) << " of them mistrusted)";
+  std::cout << ", " << get(Outcome::kUnsupported) << " unsupported\n";
   if (dirs.empty()) {
     std::cout << "vt-golden: no case folder (with manifest.json) under the given paths\n";
     return 1;
@@ -77,18 +81,32 @@ int Check(const std::vector<std::string>& roots, const std::string& json, int th
 
 int Lock(const std::vector<std::string>& roots, const std::string& out) {
   nlohmann::ordered_json doc;
-  doc["note"] = "sha256 of recorded golden files, keyed by the sha256 of their manifest.json; written by vt-golden lock";
+  doc["note"] =
+      "sha256 of the data of recorded golden files, per case folder name, with the sha256 of the "
+      "case's canonical manifest (keys sorted, numbers in shortest form, per-file sha256 left out); "
+      "written by vt-golden lock";
   nlohmann::ordered_json cases = nlohmann::ordered_json::object();
-  for (const std::string& dir : FindGoldenDirs(roots)) {
-    std::ifstream mf(fs::path(dir) / "manifest.json", std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(mf)), std::istreambuf_iterator<char>());
-    const auto manifest = nlohmann::ordered_json::parse(text);
-    nlohmann::ordered_json files = nlohmann::ordered_json::object();
-    for (const auto& [name, spec] : manifest["tensors"].items()) {
-      const std::string file = spec["file"].get<std::string>();
-      files[file] = Sha256Hex(ReadNpy((fs::path(dir) / file).string()).data);  // data bytes, as manifests do
+  std::vector<std::string> dirs;
+  try {
+    dirs = FindGoldenDirs(roots);
+  } catch (const GoldenError& e) {
+    std::cerr << "vt-golden: " << e.what() << "\n";
+    return 2;
+  }
+  for (const std::string& dir : dirs) {
+    const std::string folder = fs::path(dir).filename().string();
+    try {
+      // Not LoadGolden: it checks against the current lock, which this replaces.
+      const std::string mpath = (fs::path(dir) / "manifest.json").string();
+      const Manifest m = ParseManifest(ReadSmallFile(ResolveInside(dir, "manifest.json"), kMaxManifestBytes), mpath);
+      nlohmann::ordered_json files = nlohmann::ordered_json::object();
+      for (const TensorSpec& t : m.tensors) files[t.file] = Sha256Hex(ReadNpy(ResolveInside(dir, t.file)).data);
+      if (cases.contains(folder)) throw GoldenError(dir, "a second case folder named '" + folder + "'");
+      cases[folder] = {{"manifest", m.canonical_sha256}, {"files", files}};
+    } catch (const std::exception& e) {
+      std::cerr << "vt-golden: not locked: " << e.what() << "\n";
+      return 1;
     }
-    cases[Sha256Hex(text)] = {{"case", fs::path(dir).filename().string()}, {"files", files}};
   }
   doc["cases"] = cases;
   std::ofstream f(out);

@@ -62,6 +62,23 @@ Expected BaselineExpected(const std::vector<double>& truth, const std::vector<do
   return e;
 }
 
+bool VacuousTolerance(double half, double v, double rms) {
+  return !std::isfinite(half) || (half > std::fabs(v) && half > 0.01 * rms);
+}
+
+std::string MistrustReason(const TrustCounts& t, double max_zero_fraction) {
+  if (t.n > 0 && t.nans == t.n) return "the reference is all NaN";
+  if (t.n > 0 && t.zeros == t.n) return "the reference is all zero";
+  if (static_cast<double>(t.zeros) > max_zero_fraction * static_cast<double>(t.n)) {
+    return "the reference is mostly zero (" + std::to_string(t.zeros) + " of " + std::to_string(t.n) + " elements)";
+  }
+  if (t.nonzero > 0 && t.vacuous * 10 > t.nonzero) {
+    return "the tolerance is wider than the signal for " + std::to_string(t.vacuous) + " of " +
+           std::to_string(t.nonzero) + " nonzero reference elements";
+  }
+  return "";
+}
+
 OutputCheck CheckOutput(const TensorData& got_t, const Expected& want, const Tolerance& tol,
                         double max_zero_fraction) {
   OutputCheck c;
@@ -105,8 +122,7 @@ OutputCheck CheckOutput(const TensorData& got_t, const Expected& want, const Tol
     const Interval a = Accept(tol, c.fmt, v, e, want.baseline_err);
     if (v != 0.0 && std::isfinite(v)) {  // an exact +-inf expectation is not "vacuous"
       ++nonzero;
-      const double half = 0.5 * (a.hi - a.lo);
-      if (!std::isfinite(half) || (half > std::fabs(v) && half > 0.01 * rms)) ++m.vacuous;
+      if (VacuousTolerance(0.5 * (a.hi - a.lo), v, rms)) ++m.vacuous;
     }
     bool ok;
     if (std::isnan(v) || std::isinf(v) || std::isnan(g) || std::isinf(g)) {
@@ -146,19 +162,7 @@ OutputCheck CheckOutput(const TensorData& got_t, const Expected& want, const Tol
     }
   }
   m.nmse = ref2 > 0 ? err2 / ref2 : (err2 > 0 ? INFINITY : 0.0);
-  if (m.n > 0) {
-    if (m.nans == m.n) {
-      c.mistrust = "the reference is all NaN";
-    } else if (m.zeros == m.n) {
-      c.mistrust = "the reference is all zero";
-    } else if (static_cast<double>(m.zeros) > max_zero_fraction * static_cast<double>(m.n)) {
-      c.mistrust = "the reference is mostly zero (" + std::to_string(m.zeros) + " of " +
-                   std::to_string(m.n) + " elements)";
-    } else if (nonzero > 0 && m.vacuous * 10 > nonzero) {
-      c.mistrust = "the tolerance is wider than the signal for " + std::to_string(m.vacuous) + " of " +
-                   std::to_string(nonzero) + " nonzero reference elements";
-    }
-  }
+  if (m.n > 0) c.mistrust = MistrustReason({m.n, m.nans, m.zeros, nonzero, m.vacuous}, max_zero_fraction);
   return c;
 }
 

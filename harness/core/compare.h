@@ -58,6 +58,18 @@ struct OutputCheck {
 
 inline constexpr int kMaxReported = 8;
 
+// The trust rule, shared by the oracle and golden modes: counts over the
+// reference values and why they cannot vouch for a result ("" when they can).
+struct TrustCounts {
+  int64_t n = 0, nans = 0, zeros = 0;
+  int64_t nonzero = 0;  // finite, nonzero reference elements
+  int64_t vacuous = 0;  // of those, how many have a tolerance wider than the signal
+};
+// An element's acceptance half-width says nothing when it is wider than both
+// the value itself and 1% of the reference's RMS (or is not finite).
+bool VacuousTolerance(double half_width, double v, double rms);
+std::string MistrustReason(const TrustCounts& t, double max_zero_fraction);
+
 OutputCheck CheckOutput(const TensorData& got, const Expected& want, const Tolerance& tol,
                         double max_zero_fraction);
 

@@ -1,5 +1,6 @@
 #include "harness/core/params.h"
 
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <ostream>
@@ -55,8 +56,13 @@ Json ParseScalar(const std::string& tok) {
 }
 
 // value := scalar | '[' value (',' value)* ']'
-Json ParseValue(const std::string& s, std::size_t& pos) {
+// Lists nest at most kMaxListDepth deep: the parser recurses per level, and a
+// pasted id of 100,000 '[' must be refused, not overflow the stack.
+constexpr int kMaxListDepth = 8;
+
+Json ParseValue(const std::string& s, std::size_t& pos, int depth = 0) {
   if (pos < s.size() && s[pos] == '[') {
+    if (depth >= kMaxListDepth) throw std::invalid_argument("identity: lists nested deeper than 8");
     ++pos;
     Json arr = Json::array();
     if (pos < s.size() && s[pos] == ']') {
@@ -64,7 +70,7 @@ Json ParseValue(const std::string& s, std::size_t& pos) {
       return arr;
     }
     for (;;) {
-      arr.push_back(ParseValue(s, pos));
+      arr.push_back(ParseValue(s, pos, depth + 1));
       if (pos >= s.size()) throw std::invalid_argument("identity: unterminated list");
       if (s[pos] == ']') {
         ++pos;
@@ -136,6 +142,10 @@ Params Params::FromIdentity(const std::string& id) {
       const std::size_t stop = id.find_first_of(",)", pos);
       const std::string text = id.substr(pos, stop - pos);
       std::size_t used = 0;
+      // stoull would accept "-1" (wrapping) and leading blanks: a seed starts with a digit.
+      if (!text.empty() && !std::isdigit(static_cast<unsigned char>(text[0]))) {
+        throw std::invalid_argument("identity: bad seed '" + text + "'");
+      }
       try {
         p.seed = std::stoull(text, &used, 0);
       } catch (const std::exception&) {

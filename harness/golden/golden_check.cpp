@@ -6,6 +6,8 @@
 
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/claims.h"
+#include "harness/core/compare.h"
+#include "harness/golden/known_ops.h"
 
 namespace vt::conform {
 namespace {
@@ -16,12 +18,37 @@ struct Side {
   int64_t outside_model = 0;  // golden values outside our own tolerance interval
   double model_ulps = 0;      // max |golden - oracle| in ulps of the output format
   std::string first_bad;
+  std::string mistrust;       // why the golden cannot vouch for this output ("" when it can)
 };
 
-Side Compare(const TensorData& got_t, const TensorData& want_t, const Expected* own, double atol, double rtol) {
+Side Compare(const TensorData& got_t, const TensorData& want_t, const Expected* own, double atol, double rtol,
+             double max_zero_fraction) {
   Side s;
   const auto got = got_t.Values(), want = want_t.Values();
   s.n = static_cast<int64_t>(got.size());
+  // The oracle mode's trust rule (compare.h) with the golden as the reference
+  // and atol + rtol*|w| as the acceptance half-width: a tolerance of 1e30 over
+  // garbage is MISTRUSTED, not passed.
+  TrustCounts trust;
+  trust.n = s.n;
+  double sum_sq = 0;
+  int64_t finite = 0;
+  for (const double w : want) {
+    if (std::isfinite(w)) {
+      sum_sq += w * w;
+      ++finite;
+    }
+  }
+  const double rms = finite > 0 ? std::sqrt(sum_sq / static_cast<double>(finite)) : 0.0;
+  for (const double w : want) {
+    if (std::isnan(w)) ++trust.nans;
+    if (w == 0.0) ++trust.zeros;
+    if (w != 0.0 && std::isfinite(w)) {
+      ++trust.nonzero;
+      if (VacuousTolerance(atol + rtol * std::fabs(w), w, rms)) ++trust.vacuous;
+    }
+  }
+  s.mistrust = s.n == 0 ? "zero elements compared" : MistrustReason(trust, max_zero_fraction);
   for (std::size_t k = 0; k < got.size(); ++k) {
     const double g = got[k], w = want[k];
     if (!std::isfinite(g) || !std::isfinite(w)) {
@@ -101,15 +128,13 @@ std::string GoldenPick(const GoldenCase& g, std::initializer_list<const char*> n
   throw GoldenUnsupported("the manifest has no tensor " + all);
 }
 
-CaseResult CheckGoldenDir(const std::string& dir, const RunConfig& cfg) {
-  CaseResult r;
-  r.id = dir;
-  r.mode = "golden";
-  r.tier = cfg.tier;
+namespace {
+
+CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult r) {
   GoldenCase g;
   try {
     g = LoadGolden(dir);
-  } catch (const GoldenError& e) {
+  } catch (const std::exception& e) {
     const std::string op = PeekManifestOp(dir);
     r.op = op.empty() ? "?" : op;
     r.status = Outcome::kFailedError;
@@ -119,6 +144,12 @@ CaseResult CheckGoldenDir(const std::string& dir, const RunConfig& cfg) {
   auto [op, adapter] = FindGoldenAdapter(g.op);
   if (op == nullptr) {
     r.op = g.op;
+    if (!IsKnownGoldenOp(g.op)) {
+      r.status = Outcome::kFailedError;
+      r.reason = "refused: " + dir + "/manifest.json: unknown op '" + g.op +
+                 "' (neither a seed op nor a known upstream/composite op: a typo or a stale capture?)";
+      return r;
+    }
     r.status = Outcome::kUnsupported;
     r.reason = "no catalog op maps manifest op '" + g.op + "' yet";
     return r;
@@ -139,6 +170,16 @@ CaseResult CheckGoldenDir(const std::string& dir, const RunConfig& cfg) {
   } catch (const GoldenError& e) {
     r.status = Outcome::kFailedError;
     r.reason = std::string("refused: ") + e.what();
+    return r;
+  } catch (const std::exception& e) {
+    // An adapter reading an arg of the wrong type is the manifest's fault.
+    r.status = Outcome::kFailedError;
+    r.reason = "refused: " + dir + "/manifest.json: " + e.what();
+    return r;
+  }
+  if (map.compare.empty()) {
+    r.status = Outcome::kMistrusted;
+    r.reason = "the adapter compares nothing for this case";
     return r;
   }
   if (!map.run_op.empty()) {
@@ -175,6 +216,7 @@ CaseResult CheckGoldenDir(const std::string& dir, const RunConfig& cfg) {
   std::snprintf(buf, sizeof buf, "golden(atol=%g, rtol=%g) from the manifest", *g.atol, *g.rtol);
   r.tolerance = std::string(buf) + (r.tolerance.empty() ? "" : "; " + r.tolerance);
   double headroom = 0;
+  std::string mistrust;
   for (const auto& [case_name, golden_name] : map.compare) {
     const TensorData& got = one.after.Get(case_name);
     const TensorData& want = g.Get(golden_name);
@@ -191,7 +233,7 @@ CaseResult CheckGoldenDir(const std::string& dir, const RunConfig& cfg) {
       return r;
     }
     const auto it = own.find(case_name);
-    const Side s = Compare(got, want, it == own.end() ? nullptr : &it->second, *g.atol, *g.rtol);
+    const Side s = Compare(got, want, it == own.end() ? nullptr : &it->second, *g.atol, *g.rtol, op->max_zero_fraction);
     headroom = std::max(headroom, s.headroom);
     r.metrics[golden_name] = {{"n", s.n},           {"bad", s.bad},
                               {"max_abs", s.max_abs}, {"max_rel", s.max_rel},
@@ -211,10 +253,62 @@ CaseResult CheckGoldenDir(const std::string& dir, const RunConfig& cfg) {
                  " elements outside the manifest's tolerance" +
                  (s.nonfinite ? " (" + std::to_string(s.nonfinite) + " non-finite)" : "") + "; " + s.first_bad;
     }
+    if (!s.mistrust.empty() && mistrust.empty()) mistrust = golden_name + ": " + s.mistrust;
   }
   if (!own_error.empty()) r.detail += "  own model unavailable: " + own_error + "\n";
   r.headroom = headroom;
+  if (r.status == Outcome::kPassed && !mistrust.empty()) {
+    r.status = Outcome::kMistrusted;
+    r.reason = mistrust + " (under the manifest's atol " + std::to_string(*g.atol) + ", rtol " +
+               std::to_string(*g.rtol) + ")";
+  }
   return r;
 }
+
+}  // namespace
+
+namespace {
+
+// A verdict is one line of valid UTF-8 whatever the folder held: a parse
+// error quotes the bytes it stopped at, and a folder name may hold anything;
+// reports (JSON) refuse invalid UTF-8 and a newline would split the line.
+std::string OneLine(const std::string& s) {
+  // nlohmann's own UTF-8 check (the one a report's dump() applies): invalid
+  // sequences become U+FFFD.
+  const std::string quoted = nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out = nlohmann::json::parse(quoted).get<std::string>();
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  }
+  return out;
+}
+
+CaseResult CheckGoldenDirRaw(const std::string& dir, const RunConfig& cfg) {
+  CaseResult r;
+  r.id = dir;
+  r.op = "?";
+  r.mode = "golden";
+  r.tier = cfg.tier;
+  // One bad case never stops the others: whatever escapes the checks above
+  // (an allocation failure, a filesystem error) is this case's FAILED.
+  try {
+    return CheckLoaded(dir, cfg, r);
+  } catch (const std::exception& e) {
+    r.status = Outcome::kFailedError;
+    r.reason = std::string("refused: ") + dir + ": " + e.what();
+    return r;
+  }
+}
+
+}  // namespace
+
+CaseResult CheckGoldenDir(const std::string& dir, const RunConfig& cfg) {
+  CaseResult r = CheckGoldenDirRaw(dir, cfg);
+  r.reason = OneLine(r.reason);
+  r.op = OneLine(r.op);
+  r.id = OneLine(r.id);
+  return r;
+}
+
 
 }  // namespace vt::conform

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "harness/golden/safe_file.h"
 #include "harness/golden/sha256.h"
 
 namespace fs = std::filesystem;
@@ -14,64 +15,57 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string ReadText(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw GoldenError(path, "missing or unreadable");
-  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
 void Require(bool ok, const std::string& file, const std::string& problem) {
   if (!ok) throw GoldenError(file, problem);
 }
 
-std::vector<std::string> NameList(const Json& m, const char* key, const std::string& file) {
-  std::vector<std::string> v;
-  if (!m.contains(key)) return v;
-  Require(m[key].is_array(), file, std::string("'") + key + "' must be a list of tensor names");
-  for (const Json& n : m[key]) {
-    Require(n.is_string(), file, std::string("'") + key + "' must be a list of tensor names");
-    Require(m["tensors"].contains(n.get<std::string>()), file,
-            std::string("'") + key + "' names unknown tensor '" + n.get<std::string>() + "'");
-    v.push_back(n.get<std::string>());
-  }
-  return v;
-}
+std::string ManifestPath(const std::string& dir) { return (fs::path(dir) / "manifest.json").string(); }
 
 }  // namespace
-
-std::optional<GoldenDType> ParseGoldenDType(const std::string& name) {
-  using oracle::Fmt;
-  if (name == "f32") return GoldenDType{vt::DType::kF32, Fmt::kF32, {"<f4"}};
-  if (name == "f16") return GoldenDType{vt::DType::kF16, Fmt::kF16, {"<f2"}};
-  if (name == "bf16") return GoldenDType{vt::DType::kBF16, Fmt::kBF16, {"<u2"}};
-  if (name == "i32") return GoldenDType{vt::DType::kI32, Fmt::kF32, {"<i4"}};
-  if (name == "i64") return GoldenDType{vt::DType::kI64, Fmt::kF32, {"<i8"}};
-  if (name == "i8") return GoldenDType{vt::DType::kI8, Fmt::kF32, {"|i1", "<i1"}};
-  if (name == "u8") return GoldenDType{vt::DType::kU8, Fmt::kF32, {"|u1", "<u1"}};
-  if (name == "fp8_e4m3") return GoldenDType{vt::DType::kU8, Fmt::kFp8E4M3, {"|u1", "<u1"}};
-  return std::nullopt;
-}
 
 std::string GoldenDTypeName(vt::DType dt, oracle::Fmt fmt) {
   if (dt == vt::DType::kU8 && fmt == oracle::Fmt::kFp8E4M3) return "fp8_e4m3";
   return std::string(vt::Name(dt));
 }
 
-const std::map<std::string, std::map<std::string, std::string>>& GoldenLocks() {
+const std::vector<GoldenLock>& GoldenLocks() {
   static const auto kLocks = [] {
-    std::map<std::string, std::map<std::string, std::string>> locks;
+    std::vector<GoldenLock> locks;
     const fs::path dir = fs::path(VT_SOURCE_DIR) / "golden" / "checksums";
-    if (!fs::is_directory(dir)) return locks;
-    for (const auto& e : fs::directory_iterator(dir)) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) return locks;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
       if (e.path().extension() != ".json") continue;
-      const Json j = Json::parse(ReadText(e.path().string()));
-      for (const auto& [manifest_sha, entry] : j["cases"].items()) {
-        for (const auto& [file, sha] : entry["files"].items()) locks[manifest_sha][file] = sha.get<std::string>();
+      const std::string path = e.path().string();
+      try {
+        const std::string text = ReadSmallFile(path, kMaxManifestBytes * 16);
+        CheckJsonDepth(text, kMaxJsonDepth, path);
+        const Json j = Json::parse(text);
+        for (const auto& [folder, entry] : j.at("cases").items()) {
+          GoldenLock l;
+          l.folder = folder;
+          l.manifest = entry.at("manifest").get<std::string>();
+          for (const auto& [file, sha] : entry.at("files").items()) l.files[file] = sha.get<std::string>();
+          locks.push_back(std::move(l));
+        }
+      } catch (const nlohmann::json::exception& x) {
+        throw GoldenError(path, std::string("unreadable lock file (rerun vt-golden lock): ") + x.what());
       }
     }
     return locks;
   }();
   return kLocks;
+}
+
+const GoldenLock* FindGoldenLock(const std::string& dir, const std::string& canonical_sha256) {
+  for (const GoldenLock& l : GoldenLocks()) {
+    if (l.manifest == canonical_sha256) return &l;
+  }
+  const std::string folder = fs::path(dir).lexically_normal().filename().string();
+  for (const GoldenLock& l : GoldenLocks()) {
+    if (l.folder == folder) return &l;
+  }
+  return nullptr;
 }
 
 const TensorData& GoldenCase::Get(const std::string& name) const {
@@ -80,89 +74,99 @@ const TensorData& GoldenCase::Get(const std::string& name) const {
   return it->second;
 }
 
+namespace {
+
+// The args value for key, or nullptr when absent / null; wrong types refused.
+const Json* Arg(const GoldenCase& g, const std::string& key, bool ok(const Json&), const char* want) {
+  if (!g.args.contains(key) || g.args[key].is_null()) return nullptr;
+  const Json& v = g.args[key];
+  if (!ok(v)) {
+    throw GoldenError(ManifestPath(g.dir), "args '" + key + "' must be " + want + ", not " + v.type_name() + " " +
+                                               v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+  return &v;
+}
+
+}  // namespace
+
+bool GoldenCase::ArgBool(const std::string& key, bool dflt) const {
+  const Json* v = Arg(*this, key, [](const Json& j) { return j.is_boolean(); }, "a boolean (true/false)");
+  return v ? v->get<bool>() : dflt;
+}
+
+double GoldenCase::ArgNum(const std::string& key, double dflt) const {
+  const Json* v = Arg(*this, key, [](const Json& j) { return j.is_number(); }, "a number");
+  return v ? v->get<double>() : dflt;
+}
+
+std::string GoldenCase::ArgStr(const std::string& key, const std::string& dflt) const {
+  const Json* v = Arg(*this, key, [](const Json& j) { return j.is_string(); }, "a string");
+  return v ? v->get<std::string>() : dflt;
+}
+
+std::optional<int64_t> GoldenCase::ArgInt(const std::string& key) const {
+  const Json* v = Arg(
+      *this, key,
+      [](const Json& j) {
+        return j.is_number_integer() && (!j.is_number_unsigned() || j.get<uint64_t>() <= uint64_t{INT64_MAX});
+      },
+      "an integer");
+  if (v == nullptr) return std::nullopt;
+  return v->get<int64_t>();
+}
+
 GoldenCase LoadGolden(const std::string& dir) {
   GoldenCase g;
   g.dir = dir;
-  const std::string mpath = (fs::path(dir) / "manifest.json").string();
-  const std::string text = ReadText(mpath);
-  g.manifest_sha256 = Sha256Hex(text);
-  try {
-    g.manifest = Json::parse(text);
-  } catch (const std::exception& e) {
-    throw GoldenError(mpath, std::string("malformed JSON (truncated?): ") + e.what());
-  }
-  const Json& m = g.manifest;
-  Require(m.is_object(), mpath, "manifest must be a JSON object");
-  Require(m.contains("op") && m["op"].is_string(), mpath, "missing string field 'op'");
-  Require(m.contains("tensors") && m["tensors"].is_object() && !m["tensors"].empty(), mpath,
-          "missing or empty object field 'tensors'");
-  g.op = m["op"].get<std::string>();
-  g.args = m.contains("args") ? m["args"] : Json::object();
-  Require(g.args.is_object(), mpath, "'args' must be an object");
-  g.inputs = NameList(m, "inputs", mpath);
-  g.outputs = NameList(m, "outputs", mpath);
-  if (m.contains("tol")) {
-    const Json& t = m["tol"];
-    Require(t.is_object() && t.contains("atol") && t["atol"].is_number() && t.contains("rtol") && t["rtol"].is_number(),
-            mpath, "'tol' must be {\"atol\": number, \"rtol\": number}");
-    g.atol = t["atol"].get<double>();
-    g.rtol = t["rtol"].get<double>();
-    Require(*g.atol >= 0 && *g.rtol >= 0, mpath, "'tol' atol/rtol must be >= 0");
-  }
-  const auto lock_it = GoldenLocks().find(g.manifest_sha256);
-  for (const auto& [name, spec] : m["tensors"].items()) {
-    const std::string where = "tensor '" + name + "'";
-    Require(spec.is_object() && spec.contains("file") && spec["file"].is_string(), mpath, where + " has no 'file'");
-    Require(spec.contains("dtype") && spec["dtype"].is_string(), mpath, where + " has no 'dtype'");
-    Require(spec.contains("shape") && spec["shape"].is_array(), mpath, where + " has no 'shape' list");
-    const std::string file = spec["file"].get<std::string>();
-    Require(file.find("..") == std::string::npos && !file.empty() && file[0] != '/', mpath,
-            where + " file must be a plain name inside the case folder");
-    const std::string fpath = (fs::path(dir) / file).string();
-    const auto dt = ParseGoldenDType(spec["dtype"].get<std::string>());
-    Require(dt.has_value(), mpath, where + " has unknown dtype '" + spec["dtype"].get<std::string>() + "'");
-    std::vector<int64_t> shape;
-    for (const Json& d : spec["shape"]) {
-      Require(d.is_number_integer() && d.get<int64_t>() >= 0, mpath, where + " shape must hold integers >= 0");
-      shape.push_back(d.get<int64_t>());
-    }
-    const NpyArray a = ReadNpy(fpath);
+  const std::string mpath = ManifestPath(dir);
+  const Manifest man = ParseManifest(ReadSmallFile(ResolveInside(dir, "manifest.json"), kMaxManifestBytes), mpath);
+  g.manifest = man.doc;
+  g.op = man.op;
+  g.args = man.args;
+  g.inputs = man.inputs;
+  g.outputs = man.outputs;
+  g.atol = man.atol;
+  g.rtol = man.rtol;
+  g.canonical_sha256 = man.canonical_sha256;
+  const GoldenLock* lock = FindGoldenLock(dir, man.canonical_sha256);
+  for (const TensorSpec& spec : man.tensors) {
+    const std::string shown = (fs::path(dir) / spec.file).string();
+    const NpyArray a = ReadNpy(ResolveInside(dir, spec.file));
     // Checksums cover the array's data bytes (the convention of the recorded
     // upstream captures); a digest of the whole file is accepted too.
     const std::string data_sha = Sha256Hex(a.data);
-    if (spec.contains("sha256")) {
-      const std::string want = spec["sha256"].is_string() ? spec["sha256"].get<std::string>() : "";
-      Require(data_sha == want || Sha256Hex(a.file_bytes) == want, fpath,
+    if (spec.sha256) {
+      Require(data_sha == *spec.sha256 || Sha256Hex(a.file_bytes) == *spec.sha256, shown,
               "sha256 mismatch against the manifest (corrupted file?)");
     }
-    if (lock_it != GoldenLocks().end()) {
-      auto f = lock_it->second.find(file);
-      if (f != lock_it->second.end()) {
-        Require(data_sha == f->second, fpath,
-                "sha256 mismatch against the project's recorded checksum for this case "
-                "(golden/checksums): corrupted file?");
+    if (lock != nullptr) {
+      auto f = lock->files.find(spec.file);
+      if (f != lock->files.end()) {
+        Require(data_sha == f->second, shown,
+                "sha256 mismatch against the project's recorded checksum for case '" + lock->folder +
+                    "' (golden/checksums): corrupted file?");
       }
     }
-    Require(std::find(dt->descrs.begin(), dt->descrs.end(), a.descr) != dt->descrs.end(), fpath,
-            "npy dtype '" + a.descr + "' disagrees with the manifest dtype '" + spec["dtype"].get<std::string>() + "'");
-    Require(a.shape == shape, fpath, "npy shape disagrees with the manifest shape");
+    Require(std::find(spec.dtype.descrs.begin(), spec.dtype.descrs.end(), a.descr) != spec.dtype.descrs.end(), shown,
+            "npy dtype '" + a.descr + "' disagrees with the manifest dtype '" + spec.dtype_name + "'");
+    Require(a.shape == spec.shape, shown, "npy shape disagrees with the manifest shape");
     TensorData t;
-    t.name = name;
-    t.dtype = dt->dtype;
-    t.fmt = dt->fmt;
-    t.shape = shape;
+    t.name = spec.name;
+    t.dtype = spec.dtype.dtype;
+    t.fmt = spec.dtype.fmt;
+    t.shape = spec.shape;
     t.SetContiguous();
     t.storage = a.data;
-    t.role = std::find(g.outputs.begin(), g.outputs.end(), name) != g.outputs.end() ? Role::kOutput : Role::kInput;
-    g.tensors.emplace(name, std::move(t));
+    t.role = std::find(g.outputs.begin(), g.outputs.end(), spec.name) != g.outputs.end() ? Role::kOutput : Role::kInput;
+    g.tensors.emplace(spec.name, std::move(t));
   }
   return g;
 }
 
 std::string PeekManifestOp(const std::string& dir) {
   try {
-    const Json m = Json::parse(ReadText((fs::path(dir) / "manifest.json").string()));
-    return m.is_object() && m.contains("op") && m["op"].is_string() ? m["op"].get<std::string>() : "";
+    const std::string mpath = ManifestPath(dir);
+    return ParseManifest(ReadSmallFile(ResolveInside(dir, "manifest.json"), kMaxManifestBytes), mpath).op;
   } catch (const std::exception&) {
     return "";
   }
@@ -170,13 +174,30 @@ std::string PeekManifestOp(const std::string& dir) {
 
 std::vector<std::string> FindGoldenDirs(const std::vector<std::string>& roots) {
   std::vector<std::string> dirs;
+  // symlink_status: a manifest.json that is a dangling link, a FIFO or a
+  // directory still marks a case (LoadGolden refuses it by name).
+  auto holds_manifest = [](const fs::path& d) {
+    std::error_code ec;
+    return fs::exists(fs::symlink_status(d / "manifest.json", ec));
+  };
   for (const std::string& r : roots) {
-    if (!fs::exists(r)) throw GoldenError(r, "no such folder");
-    if (fs::exists(fs::path(r) / "manifest.json")) dirs.push_back(fs::path(r).lexically_normal().string());
-    if (!fs::is_directory(r)) continue;
-    for (const auto& e : fs::recursive_directory_iterator(r)) {
-      if (e.is_directory() && fs::exists(e.path() / "manifest.json")) dirs.push_back(e.path().lexically_normal().string());
+    std::error_code ec;
+    if (!fs::exists(fs::status(r, ec))) throw GoldenError(r, "no such folder");
+    if (holds_manifest(r)) dirs.push_back(fs::path(r).lexically_normal().string());
+    if (!fs::is_directory(r, ec)) continue;
+    // Links to folders are not followed (a loop of them would never end); an
+    // unlistable folder stops the search with its name rather than skipping
+    // cases silently.
+    fs::recursive_directory_iterator it(r, ec), end;
+    if (ec) throw GoldenError(r, "cannot list: " + ec.message());
+    for (; it != end; it.increment(ec)) {
+      if (ec) throw GoldenError(it->path().string(), "cannot list: " + ec.message());
+      std::error_code dec;
+      if (it->is_directory(dec) && !it->is_symlink(dec) && holds_manifest(it->path())) {
+        dirs.push_back(it->path().lexically_normal().string());
+      }
     }
+    if (ec) throw GoldenError(r, "cannot list: " + ec.message());
   }
   std::sort(dirs.begin(), dirs.end());
   dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
@@ -218,7 +239,11 @@ Case LoadCase(const std::string& dir) {
   Require(g.manifest.contains("vt") && g.manifest["vt"].contains("identity"), mpath,
           "not a vt-conform case (no 'vt.identity')");
   Case c;
-  c.params = Params::FromIdentity(g.manifest["vt"]["identity"].get<std::string>());
+  try {
+    c.params = Params::FromIdentity(g.manifest["vt"]["identity"].get<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw GoldenError(mpath, std::string("'vt.identity' does not parse: ") + e.what());
+  }
   for (const auto& [name, spec] : g.manifest["tensors"].items()) {
     TensorData t = g.Get(name);
     const std::string role = spec.value("role", "input");
@@ -227,6 +252,16 @@ Case LoadCase(const std::string& dir) {
     if (spec.contains("strides")) {
       t.strides = spec["strides"].get<std::vector<int64_t>>();
       Require(t.strides.size() == t.shape.size(), mpath, "tensor '" + name + "' strides/shape rank differ");
+      // The storage the strides span, checked: a stride that overflows or
+      // spans more than a golden file may hold is refused, not allocated.
+      int64_t span = 1;
+      for (std::size_t d = 0; d < t.shape.size() && t.Numel() > 0; ++d) {
+        int64_t step = 0;
+        Require(t.strides[d] >= 0 && !__builtin_mul_overflow(t.shape[d] - 1, t.strides[d], &step) &&
+                    !__builtin_add_overflow(span, step, &span),
+                mpath, "tensor '" + name + "' strides are negative or overflow");
+      }
+      Require(static_cast<uint64_t>(span) <= kMaxGoldenFileBytes, mpath, "tensor '" + name + "' strides span too much storage");
       MaterializeTensor(t, c.params.seed);  // storage with the gap pattern
       const std::size_t es = vt::SizeOf(t.dtype);
       const auto offs = t.LogicalOffsets();

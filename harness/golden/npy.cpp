@@ -1,20 +1,28 @@
 #include "harness/golden/npy.h"
 
-#include <cctype>
+#include <algorithm>
+#include <charconv>
+#include <climits>
 #include <cstring>
 #include <fstream>
-#include <iterator>
+
+#include "harness/golden/safe_file.h"
 
 namespace vt::conform {
 namespace {
 
+bool Space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The text of a dict value: a quoted string's contents, a "(...)" tuple, or a
+// bare word (True / False) up to the next ',' or '}'.
 std::string Field(const std::string& header, const std::string& key, const std::string& path) {
   const std::size_t k = header.find("'" + key + "'");
   if (k == std::string::npos) throw GoldenError(path, "npy header has no '" + key + "'");
-  std::size_t p = header.find(':', k);
-  if (p == std::string::npos) throw GoldenError(path, "npy header field '" + key + "' has no value");
+  std::size_t p = k + key.size() + 2;
+  while (p < header.size() && Space(header[p])) ++p;
+  if (p >= header.size() || header[p] != ':') throw GoldenError(path, "npy header field '" + key + "' has no value");
   ++p;
-  while (p < header.size() && std::isspace(static_cast<unsigned char>(header[p]))) ++p;
+  while (p < header.size() && Space(header[p])) ++p;
   std::size_t end = p;
   if (p < header.size() && (header[p] == '\'' || header[p] == '"')) {
     end = header.find(header[p], p + 1);
@@ -26,21 +34,33 @@ std::string Field(const std::string& header, const std::string& key, const std::
     if (end == std::string::npos) throw GoldenError(path, "npy header: unterminated shape tuple");
     return header.substr(p, end - p + 1);
   }
-  while (end < header.size() && header[end] != ',' && header[end] != '}') ++end;
+  while (end < header.size() && header[end] != ',' && header[end] != '}' && !Space(header[end])) ++end;
   return header.substr(p, end - p);
 }
 
+// "(d0, d1, ...)" with an optional trailing comma; each d a decimal that
+// fits int64 (std::from_chars reports overflow; no exception escapes).
 std::vector<int64_t> ParseShape(const std::string& tuple, const std::string& path) {
+  constexpr std::size_t kMaxRank = 32;
   std::vector<int64_t> shape;
   std::size_t p = 1;
-  while (p < tuple.size()) {
-    while (p < tuple.size() && (std::isspace(static_cast<unsigned char>(tuple[p])) || tuple[p] == ',')) ++p;
-    if (p >= tuple.size() || tuple[p] == ')') break;
+  const std::size_t close = tuple.size() - 1;  // Field() returns "(...)"
+  for (;;) {
+    while (p < close && Space(tuple[p])) ++p;
+    if (p >= close) break;
     std::size_t end = p;
-    while (end < tuple.size() && std::isdigit(static_cast<unsigned char>(tuple[end]))) ++end;
+    while (end < close && tuple[end] >= '0' && tuple[end] <= '9') ++end;
     if (end == p) throw GoldenError(path, "npy header: bad shape " + tuple);
-    shape.push_back(std::stoll(tuple.substr(p, end - p)));
+    int64_t d = 0;
+    const auto r = std::from_chars(tuple.data() + p, tuple.data() + end, d);
+    if (r.ec != std::errc()) throw GoldenError(path, "npy header: dimension too large for int64 in shape " + tuple);
+    shape.push_back(d);
+    if (shape.size() > kMaxRank) throw GoldenError(path, "npy header: more than 32 dimensions");
     p = end;
+    while (p < close && Space(tuple[p])) ++p;
+    if (p >= close) break;
+    if (tuple[p] != ',') throw GoldenError(path, "npy header: bad shape " + tuple);
+    ++p;
   }
   return shape;
 }
@@ -55,47 +75,95 @@ std::size_t NpyItemSize(const std::string& d) {
   return 0;
 }
 
-NpyArray ReadNpy(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw GoldenError(path, "missing or unreadable");
-  NpyArray a;
-  a.file_bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  const auto& b = a.file_bytes;
-  if (b.size() < 10 || std::memcmp(b.data(), "\x93NUMPY", 6) != 0) {
+uint64_t NpyHeaderEnd(const uint8_t* b, std::size_t n, const std::string& path) {
+  if (n < 10 || std::memcmp(b, "\x93NUMPY", 6) != 0) {
     throw GoldenError(path, "not an .npy file (bad magic or shorter than the header)");
   }
   const int major = b[6];
-  std::size_t header_len = 0, offset = 0;
+  uint64_t header_len = 0, offset = 0;
   if (major == 1) {
-    header_len = b[8] | (static_cast<std::size_t>(b[9]) << 8);
+    header_len = b[8] | (uint64_t{b[9]} << 8);
     offset = 10;
   } else if (major == 2 || major == 3) {
-    if (b.size() < 12) throw GoldenError(path, "truncated .npy header");
-    header_len = b[8] | (static_cast<std::size_t>(b[9]) << 8) | (static_cast<std::size_t>(b[10]) << 16) |
-                 (static_cast<std::size_t>(b[11]) << 24);
+    if (n < 12) throw GoldenError(path, "truncated .npy header");
+    header_len = b[8] | (uint64_t{b[9]} << 8) | (uint64_t{b[10]} << 16) | (uint64_t{b[11]} << 24);
     offset = 12;
   } else {
     throw GoldenError(path, "unsupported .npy version " + std::to_string(major));
   }
-  if (offset + header_len > b.size()) throw GoldenError(path, "truncated .npy header");
-  const std::string header(b.begin() + static_cast<std::ptrdiff_t>(offset),
-                           b.begin() + static_cast<std::ptrdiff_t>(offset + header_len));
-  a.descr = Field(header, "descr", path);
-  const std::string fortran = Field(header, "fortran_order", path);
-  if (fortran.find("False") == std::string::npos) throw GoldenError(path, "Fortran-order arrays are not supported");
-  a.shape = ParseShape(Field(header, "shape", path), path);
-  const std::size_t item = NpyItemSize(a.descr);
-  if (item == 0) throw GoldenError(path, "unsupported npy dtype '" + a.descr + "'");
-  std::size_t count = 1;
-  for (int64_t d : a.shape) count *= static_cast<std::size_t>(d);
-  const std::size_t want = count * item, have = b.size() - offset - header_len;
-  if (have < want) {
-    throw GoldenError(path, "truncated: " + std::to_string(have) + " data bytes, the header's shape needs " +
-                                std::to_string(want));
+  if (header_len > kMaxNpyHeaderBytes) {
+    throw GoldenError(path, "npy header claims " + std::to_string(header_len) + " bytes (more than " +
+                                std::to_string(kMaxNpyHeaderBytes) + ")");
   }
-  if (have > want) throw GoldenError(path, std::to_string(have - want) + " bytes after the data");
-  a.data.assign(b.begin() + static_cast<std::ptrdiff_t>(offset + header_len), b.end());
+  return offset + header_len;
+}
+
+NpyHeader ParseNpyHeader(const uint8_t* b, std::size_t n, const std::string& path) {
+  const uint64_t end = NpyHeaderEnd(b, n, path);
+  if (end > n) throw GoldenError(path, "truncated .npy header");
+  const std::size_t start = b[6] == 1 ? 10 : 12;
+  const std::string header(reinterpret_cast<const char*>(b) + start, reinterpret_cast<const char*>(b) + end);
+  NpyHeader h;
+  h.data_offset = end;
+  h.descr = Field(header, "descr", path);
+  const std::string fortran = Field(header, "fortran_order", path);
+  if (fortran == "True") throw GoldenError(path, "Fortran-order arrays are not supported");
+  if (fortran != "False") throw GoldenError(path, "npy header: fortran_order is '" + fortran + "', not True/False");
+  h.shape = ParseShape(Field(header, "shape", path), path);
+  const std::size_t item = NpyItemSize(h.descr);
+  if (item == 0) throw GoldenError(path, "unsupported npy dtype '" + h.descr + "'");
+  // Checked products: the element count must fit int64 (TensorData::Numel is
+  // signed) and the byte count uint64 - a wrapped product would read as a
+  // small size and blame the wrong thing later.
+  int64_t count = 1;
+  for (int64_t d : h.shape) {
+    if (__builtin_mul_overflow(count, d, &count)) {
+      throw GoldenError(path, "npy header: the shape's element count overflows int64");
+    }
+  }
+  if (__builtin_mul_overflow(static_cast<uint64_t>(count), uint64_t{item}, &h.data_bytes) ||
+      h.data_bytes > static_cast<uint64_t>(INT64_MAX)) {
+    throw GoldenError(path, "npy header: the shape's byte count overflows (wraps past 2^63)");
+  }
+  return h;
+}
+
+NpyArray ParseNpy(const std::vector<uint8_t>& b, const std::string& path) {
+  const NpyHeader h = ParseNpyHeader(b.data(), b.size(), path);
+  const uint64_t have = b.size() - h.data_offset;
+  if (have < h.data_bytes) {
+    throw GoldenError(path, "truncated: " + std::to_string(have) + " data bytes, the header's shape needs " +
+                                std::to_string(h.data_bytes));
+  }
+  if (have > h.data_bytes) throw GoldenError(path, std::to_string(have - h.data_bytes) + " bytes after the data");
+  NpyArray a;
+  a.descr = h.descr;
+  a.shape = h.shape;
+  a.data.assign(b.begin() + static_cast<std::ptrdiff_t>(h.data_offset), b.end());
+  a.file_bytes = b;
   return a;
+}
+
+NpyArray ReadNpy(const std::string& path) {
+  const RegularFile f(path);
+  const std::vector<uint8_t> prefix = f.Read(0, std::min<uint64_t>(f.size(), 12));
+  const uint64_t header_end = NpyHeaderEnd(prefix.data(), prefix.size(), path);
+  if (header_end > f.size()) throw GoldenError(path, "truncated .npy header");
+  const std::vector<uint8_t> head = f.Read(0, header_end);
+  const NpyHeader h = ParseNpyHeader(head.data(), head.size(), path);
+  // The size must match the header before the data is read: a header that
+  // claims 2^62 bytes over a short file is refused here, not allocated.
+  const uint64_t have = f.size() - header_end;
+  if (have < h.data_bytes) {
+    throw GoldenError(path, "truncated: " + std::to_string(have) + " data bytes, the header's shape needs " +
+                                std::to_string(h.data_bytes));
+  }
+  if (have > h.data_bytes) throw GoldenError(path, std::to_string(have - h.data_bytes) + " bytes after the data");
+  if (f.size() > kMaxGoldenFileBytes) {
+    throw GoldenError(path, std::to_string(f.size()) + " bytes, more than a golden tensor may hold (" +
+                                std::to_string(kMaxGoldenFileBytes) + ")");
+  }
+  return ParseNpy(f.Read(0, f.size()), path);
 }
 
 void WriteNpy(const std::string& path, const std::string& descr, const std::vector<int64_t>& shape,

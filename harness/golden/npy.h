@@ -28,8 +28,32 @@ struct NpyArray {
   std::vector<uint8_t> file_bytes;  // the whole file (for checksums)
 };
 
-// Reads and validates: magic, version, header dict, C order, and that the data
-// is exactly prod(shape) * itemsize bytes (truncated / trailing bytes refused).
+// The header of an .npy: where the data starts and how many bytes it holds
+// (prod(shape) * itemsize, computed with checked arithmetic).
+struct NpyHeader {
+  std::string descr;
+  std::vector<int64_t> shape;
+  uint64_t data_offset = 0, data_bytes = 0;
+};
+
+// Header dicts numpy writes are under a few hundred bytes; a longer one is
+// refused before it is read.
+inline constexpr uint64_t kMaxNpyHeaderBytes = 1 << 16;
+
+// From the file's first bytes (n of them; 12 suffice): checks the magic and
+// version and returns where the header dict ends (= where the data starts).
+uint64_t NpyHeaderEnd(const uint8_t* p, std::size_t n, const std::string& path);
+// Parses the header; p must hold NpyHeaderEnd(...) bytes. Refuses - GoldenError
+// naming `path` - a malformed dict, Fortran order, an unknown descr, a
+// dimension too large for int64 and an element or byte count that overflows.
+NpyHeader ParseNpyHeader(const uint8_t* p, std::size_t n, const std::string& path);
+
+// A whole .npy held in memory (the fuzz target's entry): the header, and that
+// the data is exactly data_bytes long (truncated / trailing bytes refused).
+NpyArray ParseNpy(const std::vector<uint8_t>& bytes, const std::string& path);
+
+// Reads and validates a file: a regular file (safe_file.h), its header, then
+// its size against the header *before* the data is read.
 NpyArray ReadNpy(const std::string& path);
 void WriteNpy(const std::string& path, const std::string& descr, const std::vector<int64_t>& shape,
               const std::vector<uint8_t>& data);

@@ -51,7 +51,7 @@ std::vector<OutputSpec> Outputs(const Case&) {
 
 // vLLM GeluAndMul(approximate="tanh") goldens: x [..., 2D] -> out [..., D]; leading dims flattened.
 GoldenMapping GoldenGeluAndMul(const GoldenCase& g) {
-  const std::string approx = g.args.value("approximate", "tanh");
+  const std::string approx = g.ArgStr("approximate", "tanh");
   if (approx != "tanh") throw GoldenUnsupported("gelu approximate='" + approx + "' (only the tanh form)");
   return act::GoldenGlu(g, "gelu_and_mul");
 }

@@ -73,7 +73,7 @@ GoldenMapping GoldenL2Norm(const GoldenCase& g) {
   p.Set("rank", 2);
   p.Set("T", x.shape[0]);
   p.Set("D", x.shape[1]);
-  p.Set("eps", g.args.value("eps", 1e-6));
+  p.Set("eps", g.ArgNum("eps", 1e-6));
   m.c.params = p;
   m.c.tensors = {x, AsRows(GoldenOutputLike(g, out, "out"))};
   m.compare = {{"out", out}};

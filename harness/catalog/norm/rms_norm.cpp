@@ -90,7 +90,7 @@ Case GemmaFolded(const Case& c) {
 // flattened into rows.
 GoldenMapping GoldenRmsNorm(const GoldenCase& g) {
   GoldenMapping m;
-  const bool fused = g.args.value("fused_residual", false);
+  const bool fused = g.ArgBool("fused_residual", false);
   if (fused && g.Has("residual_in") && g.Get("residual_in").dtype == vt::DType::kF16) {
     throw GoldenUnsupported("an f16 residual stream (the residual is stored as f32 or bf16)");
   }
@@ -101,9 +101,9 @@ GoldenMapping GoldenRmsNorm(const GoldenCase& g) {
   p.Set("out", DTypeKey(GoldenOutputLike(g, "out", "out")));
   p.Set("T", x.shape[0]);
   p.Set("H", x.shape[1]);
-  p.Set("gemma", g.args.value("gemma", false) ? 1 : 0);
+  p.Set("gemma", g.ArgBool("gemma", false) ? 1 : 0);
   p.Set("residual", fused ? DTypeKey(g.Get("residual_in")) : "none");
-  p.Set("eps", g.args.value("eps", 1e-6));
+  p.Set("eps", g.ArgNum("eps", 1e-6));
   m.c.params = p;
   m.c.tensors = {x, GoldenTensor(g, "weight", "weight", Role::kInput)};
   if (fused) m.c.tensors.push_back(AsRows(GoldenTensor(g, "residual_in", "residual", Role::kInPlace)));

@@ -72,14 +72,13 @@ Case AsRank2(const Case& c) {
 // the Mamba2 form, rms_norm_gated_group with D / group_size groups.
 GoldenMapping GoldenRmsNormGated(const GoldenCase& g) {
   GoldenMapping m;
-  const std::string act = g.args.value("activation", "silu");
+  const std::string act = g.ArgStr("activation", "silu");
   if (act != "silu" && act != "swish" && act != "sigmoid") throw GoldenUnsupported("activation '" + act + "'");
-  const bool before = g.args.value("norm_before_gate", true);
+  const bool before = g.ArgBool("norm_before_gate", true);
   const std::string gate_name = GoldenPick(g, {"gate", "z"});
   const TensorData x = AsRows(GoldenTensor(g, "x", "x", Role::kInput));
   const int64_t d = x.shape[1];
-  int64_t group = d;
-  if (g.args.contains("group_size") && g.args["group_size"].is_number_integer()) group = g.args["group_size"].get<int64_t>();
+  const int64_t group = g.ArgInt("group_size").value_or(d);  // null or absent: one group of D
   if (group <= 0 || d % group != 0) throw GoldenUnsupported("group_size " + std::to_string(group) + " does not divide D");
   Params p(before ? "rms_norm_gated" : "rms_norm_gated_group");
   p.Set("x", DTypeKey(x));
@@ -99,7 +98,7 @@ GoldenMapping GoldenRmsNormGated(const GoldenCase& g) {
     p.Set("group", group);
     m.run_op = "rms_norm_gated_group";
   }
-  p.Set("eps", g.args.value("eps", 1e-6));
+  p.Set("eps", g.ArgNum("eps", 1e-6));
   m.c.params = p;
   m.c.tensors = {x, AsRows(GoldenTensor(g, gate_name, "gate", Role::kInput)),
                  GoldenTensor(g, "weight", "weight", Role::kInput), AsRows(GoldenOutputLike(g, "out", "out"))};
