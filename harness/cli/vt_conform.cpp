@@ -79,6 +79,10 @@ int main(int argc, char** argv) {
   cfg.threads = o.threads;
   cfg.isolate = !o.no_isolate;
   cfg.golden_dirs = o.golden_dirs;
+  for (const std::string& g : cfg.golden_dirs) {
+    // Refused now: the golden mode would find out only while enumerating cases.
+    if (!std::filesystem::is_directory(g)) Die("--golden: '" + g + "' is not a folder");
+  }
   if (cfg.golden_dirs.empty()) {
     const std::string g = DefaultGoldens();
     if (!g.empty()) cfg.golden_dirs.push_back(g);

@@ -151,6 +151,8 @@ std::vector<Bad> BadCommandLines() {
       {"conform", {"--report", "/etc/passwd/x"}, "--report"},  // under a file
       {"conform", {"--report", ""}, "--report"},
       {"conform", {"--golden", ""}, "--golden"},
+      {"conform", {"--mode", "golden", "--golden", "/nonexistent-golden-dir"}, "--golden"},
+      {"conform", {"--mode", "golden", "--golden", "/etc/passwd"}, "--golden"},  // a file
       {"conform", {"--bogus"}, "--bogus"},
       {"conform", {"-x"}, "-x"},
       {"conform", {"stray"}, "stray"},
