@@ -154,6 +154,24 @@ TEST(AtomicFile, StartReportsLeavesNoEarlierPassBehind) {
   fs::remove_all(dir);
 }
 
+TEST(AtomicFile, ASavedFolderAppearsWholeAndReplacesTheOldOne) {
+  const fs::path root = fs::temp_directory_path() / ("vt-cli-dir-" + std::to_string(::getpid()));
+  const std::string dir = (root / "sub" / "case").string();
+  for (const char* content : {"first", "second"}) {
+    const std::string tmp = vt::reports::MakeTempDirNextTo(dir);
+    EXPECT_EQ(fs::path(tmp).parent_path(), fs::path(dir).parent_path()) << "a rename across folders is not atomic";
+    EXPECT_FALSE(fs::exists(fs::path(dir) / "f.txt") && Slurp(fs::path(dir) / "f.txt") == content);
+    std::ofstream(fs::path(tmp) / "f.txt") << content;
+    vt::reports::CommitTempDir(tmp, dir);
+    EXPECT_EQ(Slurp(fs::path(dir) / "f.txt"), content);
+    EXPECT_FALSE(fs::exists(tmp));
+  }
+  int entries = 0;
+  for (const auto& e : fs::directory_iterator(root / "sub")) entries += e.exists() ? 1 : 0;
+  EXPECT_EQ(entries, 1) << "the replaced folder or a temporary one was left behind";
+  fs::remove_all(root);
+}
+
 TEST(AtomicFile, AWriteErrorIsOneLineNamingThePath) {
   try {
     vt::reports::AtomicWriteFile("/proc/forbidden/results.json", "x");
