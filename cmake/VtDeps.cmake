@@ -5,6 +5,18 @@ find_package(GTest REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(rapidcheck CONFIG REQUIRED)
 
+# CLI11 (header-only): the command-line parser of vt-conform, vt-golden and
+# vt-fuzz. Found by its config file, or by its header where only that exists.
+find_package(CLI11 CONFIG QUIET)
+if(NOT TARGET CLI11::CLI11)
+  find_path(VT_CLI11_INCLUDE CLI/CLI.hpp)
+  if(NOT VT_CLI11_INCLUDE)
+    message(FATAL_ERROR "CLI11 not found (CLI/CLI.hpp): install libcli11-dev (bash scripts/install-deps.sh)")
+  endif()
+  add_library(CLI11::CLI11 INTERFACE IMPORTED)
+  target_include_directories(CLI11::CLI11 INTERFACE ${VT_CLI11_INCLUDE})
+endif()
+
 find_package(benchmark CONFIG QUIET)
 set(VT_HAVE_BENCHMARK ${benchmark_FOUND})
 

@@ -8,12 +8,13 @@
 //           [--mode oracle,threads,equivalence] [--save DIR]
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 
 #include "harness/catalog/catalog.h"
+#include "harness/cli/options.h"
 #include "harness/core/rng.h"
 #include "harness/golden/golden_io.h"
 #include "harness/runner/runner.h"
+#include "reports/atomic_file.h"
 
 namespace {
 
@@ -54,61 +55,33 @@ CaseResult CheckCase(const OpSpec& op, const std::vector<const Mode*>& modes, co
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string op_name, save_dir = std::string(VT_BINARY_DIR) + "/fuzz-failures";
-  std::vector<std::string> mode_names = {"oracle", "threads"};
-  RunConfig cfg;
-  cfg.tier = Tier::kFull;
-  int cases = 200;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "vt-fuzz: " << a << " needs a value\n";
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--op") {
-      op_name = next();
-    } else if (a == "--tier") {
-      const auto t = ParseTier(next());
-      if (!t) {
-        std::cerr << "vt-fuzz: unknown tier\n";
-        return 2;
-      }
-      cfg.tier = *t;
-    } else if (a == "--cases") {
-      cases = std::stoi(next());
-    } else if (a == "--seed") {
-      cfg.seed = std::stoull(next(), nullptr, 0);
-    } else if (a == "--threads") {
-      cfg.threads = std::stoi(next());
-    } else if (a == "--mode") {
-      mode_names.clear();
-      std::stringstream ss(next());
-      for (std::string m; std::getline(ss, m, ',');) mode_names.push_back(m);
-    } else if (a == "--save") {
-      save_dir = next();
-    } else {
-      std::cerr << "usage: vt-fuzz --op NAME [--tier smoke|ci|full] [--cases N] [--seed N] [--threads N]\n"
-                   "               [--mode oracle,threads,equivalence] [--save DIR]\n";
-      return a == "--help" ? 0 : 2;
+  cli::Vocabulary voc;
+  for (const OpSpec& op : Catalog()) voc.ops.push_back(op.name);
+  for (const auto& m : AllModes()) voc.modes.emplace_back(m->name());
+  voc.default_save_dir = std::string(VT_BINARY_DIR) + "/fuzz-failures";
+  cli::FuzzOptions o;
+  try {
+    o = cli::ParseFuzzOptions(argc, argv, voc);
+    if (o.help) {
+      std::cout << o.help_text;
+      return 0;
     }
-  }
-  const OpSpec* op = FindOp(op_name);
-  if (op == nullptr) {
-    std::cerr << "vt-fuzz: unknown op '" << op_name << "' (vt-conform --list)\n";
+    // Checked now, not after an hour of fuzzing has found something to save.
+    cli::CheckWritableDir("--save", o.save_dir);
+  } catch (const cli::UsageError& e) {
+    std::cerr << "vt-fuzz: " << cli::OneLine(e.what()) << "\n";
     return 2;
   }
+  RunConfig cfg;
+  cfg.tier = o.tier;
+  cfg.seed = o.seed;
+  cfg.threads = o.threads;
+  const int cases = o.cases;
+  const std::vector<std::string>& mode_names = o.modes;
+  const std::string& save_dir = o.save_dir;
+  const OpSpec* op = FindOp(o.op);  // names checked by the parser
   std::vector<const Mode*> modes;
-  for (const auto& n : mode_names) {
-    const Mode* m = FindMode(n);
-    if (m == nullptr || n == "golden" || n == "negative") {
-      std::cerr << "vt-fuzz: mode '" << n << "' cannot fuzz (oracle, threads, equivalence)\n";
-      return 2;
-    }
-    modes.push_back(m);
-  }
+  for (const auto& n : mode_names) modes.push_back(FindMode(n));
   std::cerr << "vt-fuzz: " << op->name << ", tier " << Name(cfg.tier) << ", " << cases << " cases, seed 0x"
             << std::hex << cfg.seed << std::dec << "\n";
   const rc::Gen<Params> g = op->gen(cfg.tier);
@@ -140,10 +113,13 @@ int main(int argc, char** argv) {
               << "\n" << r.detail << "  repro: " << r.repro << "\n";
     const std::string dir = save_dir + "/" + op->name + "-" + std::to_string(minimal.seed);
     try {
-      SaveCase(MakeCase(*op, minimal), dir);
+      // Written aside, then renamed: a killed run leaves no half-saved case.
+      const std::string tmp = vt::reports::MakeTempDirNextTo(dir);
+      SaveCase(MakeCase(*op, minimal), tmp);
+      vt::reports::CommitTempDir(tmp, dir);
       std::cout << "saved the case (inputs as generated) to " << dir << "\n";
     } catch (const std::exception& e) {
-      std::cerr << "vt-fuzz: could not save the case: " << e.what() << "\n";
+      std::cerr << "vt-fuzz: could not save the case: " << cli::OneLine(e.what()) << "\n";
     }
     return 1;
   }

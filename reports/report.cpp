@@ -3,18 +3,30 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
+
+#include "reports/atomic_file.h"
 
 namespace vt::reports {
 namespace {
 
-void WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write " + path);
-  f << text;
-  if (!f) throw std::runtime_error("error writing " + path);
+void MakeDir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw std::runtime_error("cannot create " + dir + ": " + ec.message());
+}
+
+// The document with "status" right after "schema" (readers look there first).
+Json WithStatus(const Json& doc, const char* status) {
+  Json out = Json::object();
+  out["schema"] = doc.value("schema", 1);
+  out["status"] = status;
+  for (const auto& [k, v] : doc.items()) {
+    if (k != "schema" && k != "status") out[k] = v;
+  }
+  return out;
 }
 
 std::string Escape(const std::string& s) {
@@ -135,12 +147,25 @@ std::string RenderHtml(const Json& doc) {
   return os.str();
 }
 
-std::vector<std::string> WriteReports(const Json& doc, const std::string& dir) {
-  std::filesystem::create_directories(dir);
+std::vector<std::string> StartReports(const Json& meta, const std::string& dir) {
+  MakeDir(dir);
   const std::string json = dir + "/results.json", md = dir + "/report.md", html = dir + "/report.html";
-  WriteFile(json, doc.dump(1) + "\n");
-  WriteFile(md, RenderMarkdown(doc));
-  WriteFile(html, RenderHtml(doc));
+  RemoveIfPresent(md);
+  RemoveIfPresent(html);
+  Json doc = Json::object();
+  doc["schema"] = 1;
+  doc["meta"] = meta;
+  AtomicWriteFile(json, WithStatus(doc, "running").dump(1) + "\n");
+  return {json, md, html};
+}
+
+std::vector<std::string> WriteReports(const Json& doc, const std::string& dir) {
+  MakeDir(dir);
+  const std::string json = dir + "/results.json", md = dir + "/report.md", html = dir + "/report.html";
+  // results.json last: its "finished" status vouches for the other two.
+  AtomicWriteFile(md, RenderMarkdown(doc));
+  AtomicWriteFile(html, RenderHtml(doc));
+  AtomicWriteFile(json, WithStatus(doc, "finished").dump(1) + "\n");
   return {json, md, html};
 }
 

@@ -10,8 +10,15 @@ namespace vt::reports {
 
 using Json = nlohmann::ordered_json;
 
-// Writes <dir>/results.json, <dir>/report.md and <dir>/report.html, creating
-// dir. Returns the paths written; throws std::runtime_error on I/O errors.
+// Called when a run starts: removes <dir>/report.md and <dir>/report.html and
+// writes <dir>/results.json with "status": "running" and the run's meta, so a
+// run that dies before WriteReports never leaves an earlier run's pass at the
+// path. Creates dir. Throws std::runtime_error (one line naming the path).
+std::vector<std::string> StartReports(const Json& meta, const std::string& dir);
+
+// Writes <dir>/results.json ("status": "finished"), <dir>/report.md and
+// <dir>/report.html, each atomically (reports/atomic_file.h), creating dir.
+// Returns the paths written; throws std::runtime_error on I/O errors.
 std::vector<std::string> WriteReports(const Json& doc, const std::string& dir);
 
 std::string RenderMarkdown(const Json& doc);

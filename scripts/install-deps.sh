@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libgmock-dev           # GoogleTest suites
   librapidcheck-dev                   # property generators (case generators are rc::Gen)
   nlohmann-json3-dev                  # case args, manifests, reports
+  libcli11-dev                        # command lines of vt-conform, vt-golden, vt-fuzz
   libbenchmark-dev                    # Google Benchmark (speed targets)
   libtorch-dev                        # libtorch: the second, independent reference (torch mode)
 )

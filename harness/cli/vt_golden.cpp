@@ -11,23 +11,22 @@
 //       known case is refused by name (golden/checksums/*.json are read by every load).
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <map>
 
+#include "harness/cli/options.h"
 #include "harness/golden/golden_check.h"
 #include "harness/golden/safe_file.h"
 #include "harness/golden/sha256.h"
 #include "harness/runner/results_doc.h"
 #include "harness/runner/runner.h"
+#include "reports/atomic_file.h"
 
 namespace {
 
 using namespace vt::conform;
 namespace fs = std::filesystem;
-
-constexpr const char* kUsage =
-    "usage: vt-golden check DIR... [--json FILE] [--threads N] [--quiet]\n"
-    "       vt-golden lock DIR... --out FILE\n";
 
 int Check(const std::vector<std::string>& roots, const std::string& json, int threads, bool quiet,
           const std::string& command) {
@@ -61,10 +60,10 @@ int Check(const std::vector<std::string>& roots, const std::string& json, int th
     RunMeta meta;
     meta.tool = "vt-golden";
     meta.command = command;
-    std::ofstream f(json);
-    f << ResultsDocument(s, cfg, meta).dump(1) << "\n";
-    if (!f) {
-      std::cerr << "vt-golden: cannot write " << json << "\n";
+    try {
+      vt::reports::AtomicWriteFile(json, ResultsDocument(s, cfg, meta).dump(1) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "vt-golden: --json: " << cli::OneLine(e.what()) << "\n";
       return 2;
     }
     std::cout << "json: " << json << "\n";
@@ -109,10 +108,10 @@ int Lock(const std::vector<std::string>& roots, const std::string& out) {
     }
   }
   doc["cases"] = cases;
-  std::ofstream f(out);
-  f << doc.dump(1) << "\n";
-  if (!f) {
-    std::cerr << "vt-golden: cannot write " << out << "\n";
+  try {
+    vt::reports::AtomicWriteFile(out, doc.dump(1) + "\n");
+  } catch (const std::exception& e) {
+    std::cerr << "vt-golden: --out: " << cli::OneLine(e.what()) << "\n";
     return 2;
   }
   std::cout << "locked " << cases.size() << " cases into " << out << "\n";
@@ -122,47 +121,28 @@ int Lock(const std::vector<std::string>& roots, const std::string& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::cerr << kUsage;
+  cli::GoldenOptions o;
+  try {
+    o = cli::ParseGoldenOptions(argc, argv, cli::Vocabulary{});
+    if (o.help) {
+      std::cout << o.help_text;
+      return 0;
+    }
+    // Before any case is read: a results document must not be lost at the end.
+    if (!o.json.empty()) cli::CheckWritableFile("--json", o.json);
+    if (!o.out.empty()) cli::CheckWritableFile("--out", o.out);
+  } catch (const cli::UsageError& e) {
+    std::cerr << "vt-golden: " << cli::OneLine(e.what()) << "\n";
     return 2;
   }
-  const std::string sub = argv[1];
-  std::vector<std::string> dirs;
-  std::string json, out;
-  int threads = 0;
-  bool quiet = false;
   std::string command = "vt-golden";
   for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-  for (int i = 2; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "vt-golden: " << a << " needs a value\n" << kUsage;
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--json") {
-      json = next();
-    } else if (a == "--threads") {
-      threads = std::stoi(next());
-    } else if (a == "--out") {
-      out = next();
-    } else if (a == "--quiet") {
-      quiet = true;
-    } else if (!a.empty() && a[0] == '-') {
-      std::cerr << "vt-golden: unknown option " << a << "\n" << kUsage;
-      return 2;
-    } else {
-      dirs.push_back(a);
-    }
+  if (o.command == "check") return Check(o.dirs, o.json, o.threads, o.quiet, command);
+  try {
+    return Lock(o.dirs, o.out);
+  } catch (const std::exception& e) {
+    // A folder the lock cannot read is refused by name, never an abort.
+    std::cerr << "vt-golden: lock: " << cli::OneLine(e.what()) << "\n";
+    return 1;
   }
-  if (dirs.empty()) {
-    std::cerr << "vt-golden: give at least one folder\n" << kUsage;
-    return 2;
-  }
-  if (sub == "check") return Check(dirs, json, threads, quiet, command);
-  if (sub == "lock" && !out.empty()) return Lock(dirs, out);
-  std::cerr << kUsage;
-  return 2;
 }

