@@ -5,6 +5,18 @@
 namespace vt::conform {
 
 Case MakeCase(const OpSpec& op, const Params& p) {
+  Case c = BuildCase(op, p);
+  Materialize(c);
+  return c;
+}
+
+int64_t CaseElements(const Case& c) {
+  int64_t n = 0;
+  for (const TensorData& t : c.tensors) n += t.Numel();
+  return n;
+}
+
+Case BuildCase(const OpSpec& op, const Params& p) {
   Case c;
   c.params = p;
   op.build(c);
@@ -17,7 +29,6 @@ Case MakeCase(const OpSpec& op, const Params& p) {
       t->SetContiguous();
     }
   }
-  Materialize(c);
   return c;
 }
 

@@ -118,6 +118,11 @@ struct OpSpec {
 
 // Params -> built and materialised case.
 Case MakeCase(const OpSpec& op, const Params& p);
+// Params -> tensor specs only (shapes, dtypes, strides; no storage): enough
+// to size a case or to see whether an error case applies to it.
+Case BuildCase(const OpSpec& op, const Params& p);
+// Logical elements over all tensors of a case.
+int64_t CaseElements(const Case& c);
 
 // Run the op once on a copy of the case. `after` holds every tensor's bytes
 // after the run; `guard_error` is non-empty when a guard or gap was written.
