@@ -42,6 +42,11 @@ ErrorCase Dim(const std::string& tensor, int dim, int64_t delta) {
             TensorData* t = c.Find(tensor);
             if (t == nullptr || dim >= static_cast<int>(t->shape.size())) return false;
             if (t->shape[static_cast<std::size_t>(dim)] + delta < 0) return false;
+            // With another extent 0 the count stays 0: for an operand whose
+            // count alone is constrained that breaks nothing.
+            for (std::size_t d = 0; d < t->shape.size(); ++d) {
+              if (static_cast<int>(d) != dim && t->shape[d] == 0) return false;
+            }
             const bool padded = !t->IsContiguous();
             t->shape[static_cast<std::size_t>(dim)] += delta;
             t->SetContiguous();

@@ -168,7 +168,8 @@ TEST(Workspace, BindsEveryTensorOfEveryCatalogCase) {
         ASSERT_EQ(v->rank, static_cast<int>(t.shape.size())) << p.Identity() << " " << t.name;
         for (std::size_t d = 0; d < t.shape.size(); ++d) {
           EXPECT_EQ(v->shape[d], t.shape[d]) << p.Identity() << " " << t.name;
-          EXPECT_EQ(v->stride[d], t.strides[d]) << p.Identity() << " " << t.name;
+          // An empty view's strides are free ("offset" layout gives it odd ones).
+          if (t.Numel() != 0) EXPECT_EQ(v->stride[d], t.strides[d]) << p.Identity() << " " << t.name;
         }
         EXPECT_EQ(v->StorageElems(), t.StorageElems()) << p.Identity() << " " << t.name;
         EXPECT_EQ(t.storage.size(), static_cast<std::size_t>(t.StorageElems()) * vt::SizeOf(t.dtype));
