@@ -28,18 +28,25 @@ namespace {
 using namespace vt::conform;
 namespace fs = std::filesystem;
 
+// The case folders under `roots`; false (after one line on stderr) when a
+// root cannot be listed.
+bool ListCaseDirs(const std::vector<std::string>& roots, std::vector<std::string>& dirs) {
+  try {
+    dirs = FindGoldenDirs(roots);
+  } catch (const GoldenError& e) {
+    std::cerr << "vt-golden: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
 int Check(const std::vector<std::string>& roots, const std::string& json, int threads, bool quiet,
           const std::string& command) {
   RunConfig cfg;
   cfg.threads = threads;
   cfg.golden_dirs = roots;
   std::vector<std::string> dirs;
-  try {
-    dirs = FindGoldenDirs(roots);
-  } catch (const GoldenError& e) {
-    std::cerr << "vt-golden: " << e.what() << "\n";
-    return 2;
-  }
+  if (!ListCaseDirs(roots, dirs)) return 2;
   Summary s;
   for (const std::string& dir : dirs) {
     CaseResult r = CheckGoldenDir(dir, cfg);
@@ -86,12 +93,7 @@ int Lock(const std::vector<std::string>& roots, const std::string& out) {
       "written by vt-golden lock";
   nlohmann::ordered_json cases = nlohmann::ordered_json::object();
   std::vector<std::string> dirs;
-  try {
-    dirs = FindGoldenDirs(roots);
-  } catch (const GoldenError& e) {
-    std::cerr << "vt-golden: " << e.what() << "\n";
-    return 2;
-  }
+  if (!ListCaseDirs(roots, dirs)) return 2;
   for (const std::string& dir : dirs) {
     const std::string folder = fs::path(dir).filename().string();
     try {
