@@ -1,5 +1,6 @@
 #include "harness/runner/runner.h"
 
+#include <stdexcept>
 #include <chrono>
 #include <cmath>
 #include <iostream>
@@ -24,12 +25,29 @@ struct Item {
   const OpSpec* op;
   const Mode* mode;
   CaseRef ref;
+  std::string enumerate_error;  // the mode could not list its cases: one FAILED case
 };
+
+// A mode that throws while listing its cases (a golden folder that breaks
+// while being read) is one FAILED_ERROR case, never an abort of the run.
+std::vector<Item> ItemsOf(const OpSpec& op, const Mode& mode, const RunConfig& cfg) {
+  std::vector<Item> items;
+  try {
+    for (CaseRef& ref : mode.Enumerate(op, cfg)) items.push_back({&op, &mode, std::move(ref), ""});
+  } catch (const std::exception& e) {
+    CaseRef ref;
+    ref.id = op.name + "!" + std::string(mode.name()) + "_cases";
+    ref.params = Params(op.name);
+    items.push_back({&op, &mode, ref, std::string("listing the cases failed: ") + e.what()});
+  }
+  return items;
+}
 
 CaseResult CheckOne(const Item& it, const RunConfig& cfg) {
   const auto t0 = Clock::now();
   CaseResult r;
   try {
+    if (!it.enumerate_error.empty()) throw std::runtime_error(it.enumerate_error);
     r = it.mode->Check(*it.op, it.ref, cfg);
   } catch (const std::exception& e) {
     r = StartResult(*it.op, it.mode->name(), it.ref, cfg);
@@ -84,7 +102,7 @@ std::string ReproCommand(const CaseResult& r, const RunConfig& cfg) {
 
 std::vector<CaseResult> RunOpMode(const OpSpec& op, const Mode& mode, const RunConfig& cfg) {
   std::vector<CaseResult> out;
-  for (const CaseRef& ref : mode.Enumerate(op, cfg)) out.push_back(CheckOne({&op, &mode, ref}, cfg));
+  for (const Item& it : ItemsOf(op, mode, cfg)) out.push_back(CheckOne(it, cfg));
   return out;
 }
 
@@ -94,11 +112,11 @@ Summary RunSelection(const Selection& sel, const RunConfig& cfg, std::ostream& l
   for (const OpSpec* op : sel.ops) {
     for (const Mode* mode : sel.modes) {
       if (!sel.case_id.empty()) {
-        items.push_back({op, mode, mode->Parse(*op, sel.case_id)});
+        items.push_back({op, mode, mode->Parse(*op, sel.case_id), ""});
         continue;
       }
       if (!mode->Covers(*op)) continue;
-      for (CaseRef& ref : mode->Enumerate(*op, cfg)) items.push_back({op, mode, std::move(ref)});
+      for (Item& it : ItemsOf(*op, *mode, cfg)) items.push_back(std::move(it));
     }
   }
   Summary s;
