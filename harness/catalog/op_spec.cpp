@@ -18,6 +18,7 @@ Case MakeCase(const OpSpec& op, const Params& p) {
     }
   }
   Materialize(c);
+  ApplyValues(op.values, c);  // after the fills: specials / edges overwrite some
   return c;
 }
 
