@@ -149,8 +149,13 @@ OpSpec Spec_rms_norm_gated_group() {
     // silu(24) == 24.0f and silu(48) == 48.0f: without a weight the output is
     // round_through(x.dtype, 24 * x), an exact tie of f16 whenever x's
     // mantissa is odd and below 0x555 - the only way to reach f16 ties here.
-    if (p.Str("w") == "none") v.insert(v.end(), 4, ValueBand{"gate", 24.0, 24.0});
-    if (p.Str("w") == "none") v.push_back({"gate", 48.0, 48.0});
+    // x in +-[1, 1.33]: every f16 there has a significand below 0x555, so
+    // half of those products are ties.
+    if (p.Str("w") == "none") {
+      v.insert(v.end(), 4, ValueBand{"gate", 24.0, 24.0});
+      v.push_back({"gate", 48.0, 48.0});
+      for (const ValueBand& b : Symmetric("x", 1.0, 1.33)) v.push_back(b);
+    }
     return v;
   };
   s.errors = {mut::Arg("n_groups", 0),         mut::Arg("n_groups", -2),
