@@ -27,15 +27,16 @@ uint64_t Draw(const Case& c, const std::string& tensor, uint64_t salt, uint64_t 
 void ApplySpecials(const SpecialCarrier& s, Case& c) {
   TensorData* t = c.Find(s.tensor);
   if (t == nullptr || t->Numel() == 0) return;
-  std::vector<double> v = t->Values();
   const auto& vocab = SpecialVocabulary();
-  const uint64_t n = v.size();
-  auto put = [&](uint64_t k) { v[k] = vocab[Draw(c, s.tensor, kPickSalt, k) % vocab.size()]; };
+  const uint64_t n = static_cast<uint64_t>(t->Numel());
+  auto put = [&](uint64_t k) {
+    t->overrides.emplace_back(static_cast<int64_t>(k), vocab[Draw(c, s.tensor, kPickSalt, k) % vocab.size()]);
+  };
   if (s.row) {
-    // One element in each row r = 3 (mod 4): at most a quarter of the rows
-    // (and so of a norm's outputs) turns NaN / zero.
-    // Rows of the leading extent (a rank-1 operand: one element per row).
-    const uint64_t rows = static_cast<uint64_t>(t->shape[0]);
+    // Rows of the leading extent (a rank-1 operand: one element per row); one
+    // element in each row r = 3 (mod 4): at most a quarter of the rows (and
+    // so of a norm's outputs) turns NaN / zero.
+    const uint64_t rows = t->shape.empty() ? 1 : static_cast<uint64_t>(t->shape[0]);
     const uint64_t per_row = n / rows;
     for (uint64_t r = 3; r < rows; r += 4) put(r * per_row + Draw(c, s.tensor, kSelectSalt, r) % per_row);
   } else {
@@ -48,7 +49,7 @@ void ApplySpecials(const SpecialCarrier& s, Case& c) {
       }
     }
   }
-  t->SetValues(v);
+  MaterializeTensor(*t, c.params.seed);
 }
 
 void ApplyEdges(const std::vector<ValueBand>& bands, Case& c) {
@@ -58,14 +59,13 @@ void ApplyEdges(const std::vector<ValueBand>& bands, Case& c) {
       if (b.tensor == t.name) mine.push_back(&b);
     }
     if (mine.empty() || t.Numel() == 0) continue;
-    std::vector<double> v = t.Values();
-    for (uint64_t k = 0; k < v.size(); ++k) {
-      const uint64_t sel = Draw(c, t.name, kSelectSalt, k);
+    for (int64_t k = 0; k < t.Numel(); ++k) {
+      const uint64_t sel = Draw(c, t.name, kSelectSalt, static_cast<uint64_t>(k));
       if (sel % kEdgeEvery != 0) continue;
       const ValueBand& b = *mine[(sel / kEdgeEvery) % mine.size()];
-      v[k] = b.lo + (b.hi - b.lo) * Unit(Draw(c, t.name, kPickSalt, k));
+      t.overrides.emplace_back(k, b.lo + (b.hi - b.lo) * Unit(Draw(c, t.name, kPickSalt, static_cast<uint64_t>(k))));
     }
-    t.SetValues(v);
+    MaterializeTensor(t, c.params.seed);
   }
 }
 
