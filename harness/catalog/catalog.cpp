@@ -21,8 +21,11 @@ void Complete(OpSpec& op) {
     if (names.insert(e.name).second) op.errors.push_back(std::move(e));
   }
   const bool reshape = !op.contract.AnyShape().empty();
+  const bool specials = !op.values.specials.empty(), edges = op.values.edges != nullptr;
   auto base = op.gen;
-  op.gen = [base, reshape](Tier t) { return gen::WithPlacement(base(t), reshape); };
+  op.gen = [base, reshape, specials, edges](Tier t) {
+    return gen::WithPlacement(base(t), reshape, specials, edges);
+  };
 }
 
 }  // namespace

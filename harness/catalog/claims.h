@@ -17,7 +17,13 @@ TensorData CopyTensor(const TensorData& src, const std::string& name, Role role)
 TensorData TensorFromValues(const std::string& name, vt::DType dtype, std::vector<int64_t> shape,
                             Role role, const std::vector<double>& values);
 // "" when a and b hold the same logical bytes, else where they first differ.
-std::string DiffBytes(const TensorData& a, const TensorData& b);
+// any_nan: two f32/f16/bf16 NaNs match whatever their sign and payload. Which
+// NaN an operation returns when both operands are NaN (or the sign of an
+// invalid operation's NaN) is fixed neither by IEEE 754 nor by C++ (a
+// compiler may commute a * b), so two evaluations of one definition - the
+// kernel and oracle<float>, or two kernels - may differ there and nowhere
+// else. fp8 payloads stay byte-exact: the spec's NaN code is 0x7F, always.
+std::string DiffBytes(const TensorData& a, const TensorData& b, bool any_nan = false);
 
 // Batch invariance: running a sub-range of rows (dim 0 of every tensor named)
 // alone gives the same bytes as those rows of the full run. The range is

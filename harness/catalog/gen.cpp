@@ -53,11 +53,16 @@ rc::Gen<int64_t> Pad() { return gen::Pick(std::vector<int64_t>{0, 1, 3, 16}); }
 
 rc::Gen<uint64_t> Seed() { return rc::gen::arbitrary<uint64_t>(); }
 
-rc::Gen<Params> WithPlacement(rc::Gen<Params> g, bool reshape) {
-  return rc::gen::exec([g, reshape] {
+rc::Gen<Params> WithPlacement(rc::Gen<Params> g, bool reshape, bool specials, bool edges) {
+  return rc::gen::exec([g, reshape, specials, edges] {
     Params p = *g;
     p.Set("layout", *gen::Pick(std::vector<std::string>{"separate", "packed", "offset"}));
     if (reshape) p.Set("reshape", *gen::Pick(std::vector<std::string>{"keep", "flat", "reversed", "unit", "mixed"}));
+    // Normal first (shrinks to it) and twice: the fills stay the common case.
+    std::vector<std::string> values = {"normal", "normal"};
+    if (specials) values.push_back("special");
+    if (edges) values.push_back("edges");
+    if (values.size() > 2) p.Set("values", *gen::Pick(values));
     return p;
   });
 }

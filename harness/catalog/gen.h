@@ -45,8 +45,9 @@ rc::Gen<uint64_t> Seed();
 // Adds the placement knobs every op draws (positive layouts): "layout"
 // (separate / packed / offset: harness/core/workspace.h) and, for ops whose
 // contract has any-shape operands, "reshape" (keep / flat / reversed / unit /
-// mixed: Reshaped).
-rc::Gen<Params> WithPlacement(rc::Gen<Params> g, bool reshape);
+// mixed: Reshaped), and for ops that declare special carriers or branch edges
+// (OpSpec::values) "values" (normal / special / edges: harness/catalog/values.h).
+rc::Gen<Params> WithPlacement(rc::Gen<Params> g, bool reshape, bool specials = false, bool edges = false);
 
 // The shape an any-shape operand takes under the "reshape" knob: its own,
 // [n], its extents reversed, or [1, n]; "mixed" gives the index-th any-shape

@@ -29,6 +29,9 @@ Case BuildCase(const OpSpec& op, const Params& p) {
       t->SetContiguous();
     }
   }
+  // Specials / edges: per-element overrides that every materialisation of
+  // the tensors applies over their fills.
+  ApplyValues(op.values, c);
   return c;
 }
 

@@ -12,6 +12,7 @@
 #include <rapidcheck.h>
 
 #include "harness/catalog/contract.h"
+#include "harness/catalog/values.h"
 #include "harness/core/case.h"
 #include "harness/core/compare.h"
 #include "harness/core/tier.h"
@@ -109,6 +110,9 @@ struct OpSpec {
   // hand-written ones in `errors` (shape relations, op-specific arguments).
   Contract contract;
   std::vector<ErrorCase> errors;
+  // Which inputs may carry special values and the op's branch-edge bands: the
+  // "values" knob (harness/catalog/values.h) puts them there.
+  ValueDecl values;
   std::vector<Claim> claims;
   std::vector<GoldenAdapter> goldens;
 

@@ -274,6 +274,9 @@ void MaterializeTensor(TensorData& t, uint64_t case_seed) {
         break;
     }
   }
+  for (const auto& [k, v] : t.overrides) {
+    if (k >= 0 && k < static_cast<int64_t>(values.size())) values[static_cast<std::size_t>(k)] = v;
+  }
   t.SetValues(values);
 }
 

@@ -48,6 +48,11 @@ struct TensorData {
   // the previous tensor and this one; < 0 overlaps the previous tensor's tail
   // (error cases: a one-element partial overlap).
   int64_t pack_lead_bytes = 0;
+  // Values put over the fill by the case's "values" knob (harness/catalog/
+  // values.h): logical element index -> value. Part of the fill, so every
+  // (re)materialisation - a mutated error case, another tensor order -
+  // gives the same bytes. Indices past Numel() (a mutated shape) are dropped.
+  std::vector<std::pair<int64_t, double>> overrides;
   std::vector<uint8_t> storage;  // StorageElems() * element size bytes
 
   int64_t Numel() const;

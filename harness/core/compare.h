@@ -20,6 +20,12 @@ struct Expected {
   std::vector<double> v;  // value (before the output's own rounding)
   std::vector<double> e;  // bound on the kernel's deviation from v (Bounded oracle)
   double baseline_err = 0.0;  // max |oracle<float> - oracle<double>| (baseline rule)
+  // The definition evaluated in f32 (oracle<float>), when the op has one. An
+  // element whose bound e is not finite (a special value reached it, or an
+  // f32 overflow / sign is uncertain) is held to equality with it instead:
+  // the bound there vouches for nothing, and the f32 definition is what the
+  // kernel must produce (docs/tolerance.md, "Non-finite bounds").
+  std::vector<double> f32;
 };
 
 // The baseline rule's Expected: the double truth, and the largest deviation

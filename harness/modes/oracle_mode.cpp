@@ -49,7 +49,12 @@ class OracleMode : public Mode {
         return r;
       }
     }
-    const OracleResult want = op.oracle(c);
+    OracleResult want = op.oracle(c);
+    if (op.oracle_f32) {
+      for (auto& [name, values] : op.oracle_f32(c)) {
+        if (want.count(name) != 0) want[name].f32 = std::move(values);
+      }
+    }
     double headroom = 0.0;
     bool bad = false;
     std::string mistrust;

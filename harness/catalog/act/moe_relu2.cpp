@@ -86,6 +86,7 @@ OpSpec Spec_moe_relu2() {
   // default 0.5 would mistrust half of all valid cases.
   s.max_zero_fraction = kMaxZeroFraction;
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kAnyShape), entry::Written("out", entry::kFloatOut, entry::kAnyShape)}, {}};
+  s.values.specials = {{"x"}};  // relu(NaN) = 0 by the definition (f > 0 ? f : 0)
   s.errors = {mut::DType("x", vt::DType::kI32),   mut::DType("x", vt::DType::kI8),
               mut::DType("out", vt::DType::kF16), mut::DType("out", vt::DType::kU8),
               mut::Dim("out", 0, 1),              mut::Dim("x", 0, 1),

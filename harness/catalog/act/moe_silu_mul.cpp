@@ -56,6 +56,8 @@ OpSpec Spec_moe_silu_mul() {
   s.outputs = Outputs;
   // Ranks are free (flat op), so there is no rank error; element counts are the shape contract.
   s.contract = {{entry::Operand("gate", entry::kFloatIn, entry::kAnyShape), entry::Operand("up", entry::kFloatIn, entry::kAnyShape), entry::Written("out", entry::kFloatOut, entry::kAnyShape)}, {}};
+  s.values.specials = {{"gate"}, {"up"}};
+  s.values.edges = [](const Params&) { return ExpBands("gate"); };
   s.errors = {mut::DType("gate", vt::DType::kI32), mut::DType("up", vt::DType::kU8),
               mut::DType("out", vt::DType::kF16),  mut::DType("out", vt::DType::kI32),
               mut::Dim("out", 0, 1),               mut::Dim("gate", 0, 1),

@@ -61,6 +61,7 @@ OpSpec Spec_mul_col_vec_f32() {
   // x accepts padded rows, so its layout errors are an inner stride and
   // overlapping rows rather than mut::Strided.
   s.contract = {{entry::Written("x", entry::kF32BF16, entry::kRowStrided, {2}), entry::Operand("col", entry::kF32, entry::kContiguous, {1})}, {}};
+  s.values.specials = {{"x"}, {"col"}};
   s.errors = {mut::DType("x", vt::DType::kF16),    mut::DType("x", vt::DType::kI32),
               mut::DType("col", vt::DType::kBF16), mut::DType("col", vt::DType::kF16),
               mut::Dim("col", 0, 1),               mut::Dim("x", 1, -1),

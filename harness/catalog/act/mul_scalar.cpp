@@ -88,6 +88,7 @@ OpSpec Spec_mul_scalar() {
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.contract = {{entry::Operand("x", entry::kFloatIn), entry::Written("out", entry::kFloatOut)}, {entry::Finite("s")}};
+  s.values.specials = {{"x"}};
   s.errors = {mut::DType("x", vt::DType::kI32),   mut::DType("out", vt::DType::kF16),
               mut::DType("out", vt::DType::kI8),  mut::Dim("out", 0, 1),
               mut::Dim("x", 0, 1),                mut::AddDim("out"),

@@ -91,6 +91,9 @@ OpSpec Spec_shared_expert_gate() {
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.contract = {{entry::Operand("sd", entry::kF32BF16, entry::kAnyShape), entry::Operand("gl", entry::kF32, entry::kContiguous, {1, 2}), entry::Written("out", entry::kBF16, entry::kContiguous, {2})}, {}};
+  // One gate logit per token: a special gl reaches that token's row.
+  s.values.specials = {{"sd"}, {"gl", true}};
+  s.values.edges = [](const Params&) { return ExpBands("gl"); };
   s.errors = {mut::DType("out", vt::DType::kF32), mut::DType("out", vt::DType::kF16),
               mut::DType("sd", vt::DType::kF16),  mut::DType("sd", vt::DType::kI32),
               mut::DType("gl", vt::DType::kBF16), mut::AddDim("out"),

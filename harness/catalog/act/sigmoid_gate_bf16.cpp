@@ -56,6 +56,8 @@ OpSpec Spec_sigmoid_gate_bf16() {
   s.outputs = Outputs;
   // Ranks are free (flat op), so there is no rank error; element counts are the shape contract.
   s.contract = {{entry::Operand("attn", entry::kF32BF16, entry::kAnyShape), entry::Operand("gate", entry::kF32, entry::kAnyShape), entry::Written("out", entry::kBF16, entry::kAnyShape)}, {}};
+  s.values.specials = {{"attn"}, {"gate"}};
+  s.values.edges = [](const Params&) { return ExpBands("gate"); };
   s.errors = {mut::DType("attn", vt::DType::kF16), mut::DType("attn", vt::DType::kI32),
               mut::DType("gate", vt::DType::kBF16), mut::DType("gate", vt::DType::kF16),
               mut::DType("out", vt::DType::kF32),  mut::DType("out", vt::DType::kF16),

@@ -85,6 +85,8 @@ OpSpec Spec_silu_and_mul() {
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2}), entry::Written("out", entry::kFloatOut)}, {}};
+  s.values.specials = {{"x"}};
+  s.values.edges = [](const Params&) { return ExpBands("x"); };
   s.errors = {mut::DType("x", vt::DType::kI32),  mut::DType("out", vt::DType::kF16),
               mut::DType("out", vt::DType::kI32), mut::Dim("x", 1, 1),  // odd inner dim
               mut::Dim("out", 1, 1),             mut::Dim("out", 0, 1),

@@ -195,6 +195,14 @@ OpSpec Spec_fused_chain() {
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2}), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("residual", entry::kF32BF16), entry::Written("out", entry::kFloatOut)}, {entry::PositiveFinite("eps")}};
+  // A NaN/inf in x or the residual reaches a norm step's whole row; the
+  // sigmoid/silu steps' saturation edges (1 + expf(-a) == 1.0f from ~17.3).
+  s.values.specials = {{"x", true}, {"residual", true}, {"weight"}};
+  s.values.edges = [](const Params&) {
+    std::vector<ValueBand> v = ExpBands("x");
+    for (const ValueBand& b : ExpBands("residual")) v.push_back(b);
+    return v;
+  };
   s.errors = {BadRecipe("recipe_empty", "", -1, "1..8 steps"),
               BadRecipe("recipe_nine_steps", "N01:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3;N31:3", -1, "1..8 steps"),
               BadRecipe("recipe_unknown_op", "Z01:3", -1, "unknown opcode"),

@@ -127,6 +127,7 @@ OpSpec Spec_rms_norm() {
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2}), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("residual", entry::kF32BF16), entry::Written("out", entry::kFloatOut)}, {entry::PositiveFinite("eps")}};
+  s.values.specials = {{"x", true}, {"residual", true}, {"weight"}};
   s.errors = {mut::DType("x", vt::DType::kI32),      mut::DType("out", vt::DType::kF16),
               mut::DType("weight", vt::DType::kU8),  mut::DType("residual", vt::DType::kF16),
               mut::Dim("weight", 0, 1),              mut::Dim("out", 1, -1),

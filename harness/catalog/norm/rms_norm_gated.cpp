@@ -120,6 +120,8 @@ OpSpec Spec_rms_norm_gated() {
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2, 3}), entry::Operand("gate", entry::kFloatIn, entry::kRowStrided), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("out", entry::kFloatOut)}, {entry::PositiveFinite("eps")}};
+  s.values.specials = {{"x", true}, {"gate"}, {"weight"}};
+  s.values.edges = [](const Params&) { return ExpBands("gate"); };
   s.errors = {mut::DType("gate", vt::DType::kI32),  mut::DType("out", vt::DType::kF16),
               mut::DType("weight", vt::DType::kI64), mut::Dim("gate", 0, 1),
               mut::Dim("weight", 0, 1),              mut::Dim("out", 1, -1),

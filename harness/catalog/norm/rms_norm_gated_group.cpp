@@ -142,6 +142,22 @@ OpSpec Spec_rms_norm_gated_group() {
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2, 3}), entry::Operand("gate", entry::kFloatIn), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("out", entry::kFloatOut)}, {entry::PositiveFinite("eps")}};
+  // gate is inside the group's sum (v = x * silu(gate)): row-coupled like x.
+  s.values.specials = {{"x", true}, {"gate", true}, {"weight"}};
+  s.values.edges = [](const Params& p) {
+    std::vector<ValueBand> v = ExpBands("gate");
+    // silu(24) == 24.0f and silu(48) == 48.0f: without a weight the output is
+    // round_through(x.dtype, 24 * x), an exact tie of f16 whenever x's
+    // mantissa is odd and below 0x555 - the only way to reach f16 ties here.
+    // x in +-[1, 1.33]: every f16 there has a significand below 0x555, so
+    // half of those products are ties.
+    if (p.Str("w") == "none") {
+      v.insert(v.end(), 4, ValueBand{"gate", 24.0, 24.0});
+      v.push_back({"gate", 48.0, 48.0});
+      for (const ValueBand& b : Symmetric("x", 1.0, 1.33)) v.push_back(b);
+    }
+    return v;
+  };
   s.errors = {mut::Arg("n_groups", 0),         mut::Arg("n_groups", -2),
               mut::Arg("n_groups", 3 * 1021),  mut::Arg("eps", 0.0),
               mut::Arg("eps", -1e-5),          mut::DType("out", vt::DType::kF16),

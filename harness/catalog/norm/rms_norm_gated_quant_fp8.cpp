@@ -81,6 +81,8 @@ OpSpec Spec_rms_norm_gated_quant_fp8() {
   s.outputs = Outputs;
   // The gate checks close hazard H-4 (the original never validated the gate).
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2, 3}), entry::Operand("gate", entry::kFloatIn, entry::kRowStrided), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("out_fp8", entry::kU8)}, {entry::PositiveFinite("eps"), entry::PositiveFinite("input_scale")}};
+  s.values.specials = {{"x", true}, {"gate"}, {"weight"}};
+  s.values.edges = [](const Params&) { return ExpBands("gate"); };
   s.errors = {mut::Dim("gate", 0, 1),                 mut::Dim("gate", 1, -1),
               mut::AddDim("gate"),                    mut::DropDim("gate"),
               mut::InnerStride("gate"),               mut::OverlappingRows("gate"),
