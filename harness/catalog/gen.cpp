@@ -57,7 +57,9 @@ rc::Gen<Params> WithPlacement(rc::Gen<Params> g, bool reshape, bool specials, bo
   return rc::gen::exec([g, reshape, specials, edges] {
     Params p = *g;
     p.Set("layout", *gen::Pick(std::vector<std::string>{"separate", "packed", "offset"}));
-    if (reshape) p.Set("reshape", *gen::Pick(std::vector<std::string>{"keep", "flat", "reversed", "unit", "mixed"}));
+    if (reshape) {
+      p.Set("reshape", *gen::Pick(std::vector<std::string>{"keep", "flat", "reversed", "unit", "mixed", "mixed_shifted"}));
+    }
     // Normal first (shrinks to it) and twice: the fills stay the common case.
     std::vector<std::string> values = {"normal", "normal"};
     if (specials) values.push_back("special");
@@ -68,9 +70,11 @@ rc::Gen<Params> WithPlacement(rc::Gen<Params> g, bool reshape, bool specials, bo
 }
 
 std::vector<int64_t> Reshaped(const std::vector<int64_t>& shape, const std::string& how, std::size_t index) {
-  if (how == "mixed") {
+  if (how == "mixed" || how == "mixed_shifted") {
+    // Two rotations, so that each operand is sometimes flat and sometimes
+    // 2-D beside a differently shaped partner.
     static const char* kEach[] = {"flat", "reversed", "unit", "keep"};
-    return Reshaped(shape, kEach[index % 4], 0);
+    return Reshaped(shape, kEach[(index + (how == "mixed" ? 0 : 1)) % 4], 0);
   }
   int64_t n = 1;
   for (int64_t d : shape) n *= d;

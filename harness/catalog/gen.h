@@ -50,8 +50,9 @@ rc::Gen<uint64_t> Seed();
 rc::Gen<Params> WithPlacement(rc::Gen<Params> g, bool reshape, bool specials = false, bool edges = false);
 
 // The shape an any-shape operand takes under the "reshape" knob: its own,
-// [n], its extents reversed, or [1, n]; "mixed" gives the index-th any-shape
-// operand a different one of those each (equal counts, unequal shapes).
+// [n], its extents reversed, or [1, n]; "mixed" / "mixed_shifted" give the
+// index-th any-shape operand a different one of those each, in two rotations
+// (equal counts, unequal shapes).
 std::vector<int64_t> Reshaped(const std::vector<int64_t>& shape, const std::string& how, std::size_t index);
 
 // Draw `count` cases from a generator deterministically from `seed`
