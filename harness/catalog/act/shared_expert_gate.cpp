@@ -1,5 +1,7 @@
 // Catalog entry: shared_expert_gate (Qwen MoE: the shared expert's output scaled by
 // sigmoid of its per-token gate logit, stored as bf16).
+#include <cmath>
+
 #include "harness/catalog/act/act_entry.h"
 #include "oracles/act/shared_expert_gate.h"
 #include "vt/ops.h"
@@ -22,9 +24,39 @@ rc::Gen<Params> Gen(Tier tier) {
     p.Set("sd_shape", *gen::Pick(std::vector<std::string>{"th", "th", "t1h"}));
     p.Set("gl_shape", *gen::Pick(std::vector<std::string>{"t", "t1"}));
     p.Set("scale", *act::ExpScale());
+    // f32 sd chosen so that each product lands on a bf16 rounding midpoint.
+    if (p.Str("sd") == "f32") p.Set("midpoints", *gen::Flag());
     p.seed = *gen::Seed();
     return p;
   });
+}
+
+// The bf16 output hides a one-ulp slip in the f32 gate (a sigmoid computed in
+// double, as a division, ...) unless the f32 product sits within an ulp of a
+// bf16 rounding midpoint, which a random input does once in ~2^16. So pick
+// sd[t,c] = m / g_t in f32, with g_t = the spec's f32 sigmoid(gl[t]) and m the
+// bf16 midpoint next to the drawn value: the product lands on (or one ulp
+// from) m, and a changed g_t flips the stored bf16 about half the time.
+void AimAtMidpoints(TensorData& sd, const TensorData& gl, uint64_t seed, int64_t t, int64_t h) {
+  TensorData g_in = gl;
+  MaterializeTensor(g_in, seed);
+  TensorData s_in = sd;
+  MaterializeTensor(s_in, seed);
+  const std::vector<double> ones(static_cast<std::size_t>(t), 1.0);
+  const std::vector<float> g = oracle::SharedExpertGate<float>(t, 1, ones, g_in.Values());
+  const std::vector<double> drawn = s_in.Values();
+  for (int64_t r = 0; r < t; ++r) {
+    const float gr = g[static_cast<std::size_t>(r)];
+    if (!(gr > 0.0f) || !std::isfinite(gr)) continue;
+    for (int64_t col = 0; col < h; ++col) {
+      const std::size_t k = static_cast<std::size_t>(r * h + col);
+      const double v = drawn[k] * gr;
+      const double lo = oracle::RoundReal(oracle::Fmt::kBF16, v);
+      const double step = oracle::UlpOf(oracle::Fmt::kBF16, lo);
+      const double mid = lo + (v >= lo ? 0.5 : -0.5) * step;  // the midpoint on v's side of lo
+      sd.overrides.emplace_back(static_cast<int64_t>(k), static_cast<double>(static_cast<float>(mid / gr)));
+    }
+  }
 }
 
 void Build(Case& c) {
@@ -37,6 +69,7 @@ void Build(Case& c) {
   c.Input("sd", p.DType("sd"), sd, entry::Values(p));
   c.Input("gl", p.DType("gl"), gl, entry::Values(p));
   c.Output("out", p.DType("out"), {t, h});
+  if (p.Has("midpoints") && p.Flag("midpoints")) AimAtMidpoints(c.Get("sd"), c.Get("gl"), c.params.seed, t, h);
 }
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) {
