@@ -242,7 +242,7 @@ GoldenOptions ParseGoldenOptions(int argc, const char* const* argv, const Vocabu
   // CLI11 would say only "A subcommand is required" for a misspelt one.
   if (argc >= 2 && argv[1] != nullptr && argv[1][0] != '-' && std::string_view(argv[1]) != "check" &&
       std::string_view(argv[1]) != "lock") {
-    throw UsageError("unknown subcommand '" + OneLine(argv[1]) + "'; accepts check, lock (see --help)");
+    throw UsageError("unknown subcommand '" + OneLine(argv[1]) + "'; accepts check, lock, regen (see --help)");
   }
   if (!Run(app, argc, argv, o.help_text)) {
     o.help = true;

@@ -86,6 +86,9 @@ int main(int argc, char** argv) {
   if (cfg.golden_dirs.empty()) {
     const std::string g = DefaultGoldens();
     if (!g.empty()) cfg.golden_dirs.push_back(g);
+    // The project's own regenerated goldens (vt-golden regen) are in the repository.
+    const std::filesystem::path data = std::filesystem::path(VT_SOURCE_DIR) / "golden" / "data";
+    if (std::filesystem::is_directory(data)) cfg.golden_dirs.push_back(data.string());
   }
   if (o.list) {
     PrintList();

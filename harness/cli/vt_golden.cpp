@@ -4,16 +4,27 @@
 //       the measured error next to the manifest's atol/rtol and next to the
 //       project's own tolerance model; final line "N passed, M failed, K unsupported";
 //       exit 0 only when nothing failed (UNSUPPORTED ops are reported, not failed).
+//   vt-golden regen ...
+//       regenerate goldens from upstream vLLM's own code: hands its arguments to
+//       golden/regen/vt_golden_regen.py (python3; $VT_REGEN_TOOL overrides the
+//       path), which runs vLLM in its own pinned environment (docs/goldens.md).
 //   vt-golden lock DIR... --out FILE
 //       record the sha256 of every file's data of every case, keyed by the case's
 //       folder name and its manifest's canonical sha256 (golden_io.h: neither
 //       changes when the manifest is reformatted), so a later corrupted byte in a
 //       known case is refused by name (golden/checksums/*.json are read by every load).
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <iostream>
 #include <map>
+#include <string_view>
+#include <vector>
 
 #include "harness/cli/options.h"
 #include "harness/golden/golden_check.h"
@@ -122,7 +133,25 @@ int Lock(const std::vector<std::string>& roots, const std::string& out) {
 
 }  // namespace
 
+// `vt-golden regen ARGS...` becomes `python3 TOOL ARGS...`: the regeneration
+// tool is Python because upstream vLLM is; it parses its own flags.
+int Regen(int argc, char** argv) {
+  const char* env = std::getenv("VT_REGEN_TOOL");
+  const std::string tool = env != nullptr && *env != '\0' ? env : VT_REGEN_TOOL;
+  std::vector<char*> args;
+  std::string python = "python3", tool_arg = tool;
+  args.push_back(python.data());
+  args.push_back(tool_arg.data());
+  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  execvp(args[0], args.data());
+  std::cerr << "vt-golden: regen: cannot run python3 " << tool << ": " << std::strerror(errno)
+            << " (install python3; the tool is golden/regen/vt_golden_regen.py)\n";
+  return 2;
+}
+
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string_view(argv[1]) == "regen") return Regen(argc, argv);
   cli::GoldenOptions o;
   try {
     o = cli::ParseGoldenOptions(argc, argv, cli::Vocabulary{});

@@ -1,0 +1,147 @@
+"""RoPE cases from vLLM's get_rope: plain (`rope`) and every long-context scaling
+(`long_context_rope`), in the recorded captures' layout (upstream-oracles.md 2.2).
+
+A small case records the whole cos/sin cache as an output (the checker compares
+its own cache with it); a realistic case has positions up to 131k, where the
+cache would be tens of MiB, so only q/k are recorded and the cache is rebuilt
+by the checker from `rope_parameters`.
+"""
+import torch
+
+from .caseio import Case
+from .upstream import TORCH_DTYPE, check_signature, generator, provenance, to_store, vllm_config
+
+# name -> (is_neox_style, rope_parameters without rope_theta/rope_dim, positions kind)
+# Positions kind: "1d" [T]; "mrope" [3, T]. Small cases: head 24 / rot 16,
+# max_position 128, original max 32 (the recorded small long-context shape);
+# realistic: head 128 / rot 128 (or 64), max_position 131072, original 8192.
+SCALINGS = {
+    "default_neox": (True, {"rope_type": "default"}, "1d"),
+    "default_gptj": (False, {"rope_type": "default"}, "1d"),
+    "linear_neox": (True, {"rope_type": "linear", "factor": 4.0}, "1d"),
+    "llama3_neox_bands": (True, {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                                 "high_freq_factor": 4.0, "original_max_position_embeddings": "ORIG"}, "1d"),
+    "llama3_gptj_bands": (False, {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                                  "high_freq_factor": 4.0, "original_max_position_embeddings": "ORIG"}, "1d"),
+    "dynamic_factor_neox": (True, {"rope_type": "dynamic", "factor": 4.0}, "1d"),
+    "dynamic_factor1_neox": (True, {"rope_type": "dynamic", "factor": 1.0}, "1d"),
+    "dynamic_alpha_neox": (True, {"rope_type": "dynamic", "alpha": 1000.0}, "1d"),
+    "yarn_neox_truncate": (True, {"rope_type": "yarn", "factor": "FILL", "original_max_position_embeddings": "ORIG",
+                                  "truncate": True}, "1d"),
+    "yarn_gptj_untruncated": (False, {"rope_type": "yarn", "factor": "FILL", "original_max_position_embeddings": "ORIG",
+                                      "truncate": False}, "1d"),
+    "yarn_neox_mscale": (True, {"rope_type": "yarn", "factor": 40.0, "original_max_position_embeddings": "ORIG",
+                                "beta_fast": 32, "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 0.707}, "1d"),
+    "yarn_mrope_contiguous": (True, {"rope_type": "yarn", "factor": "FILL", "original_max_position_embeddings": "ORIG",
+                                     "mrope_section": "SECTION"}, "mrope"),
+    "yarn_mrope_interleaved": (True, {"rope_type": "yarn", "factor": "FILL", "original_max_position_embeddings": "ORIG",
+                                      "mrope_section": "SECTION", "mrope_interleaved": True}, "mrope"),
+    "yarn_mrope_text_1d": (True, {"rope_type": "yarn", "factor": "FILL", "original_max_position_embeddings": "ORIG",
+                                  "mrope_section": "SECTION"}, "1d"),
+    "longrope_neox_short": (True, {"rope_type": "longrope", "short_factor": "SHORT", "long_factor": "LONG",
+                                   "original_max_position_embeddings": "ORIG"}, "short"),
+    "longrope_neox_long": (True, {"rope_type": "longrope", "short_factor": "SHORT", "long_factor": "LONG",
+                                  "original_max_position_embeddings": "ORIG"}, "1d"),
+    "longrope_neox_mscale_override": (True, {"rope_type": "longrope", "short_factor": "SHORT", "long_factor": "LONG",
+                                             "original_max_position_embeddings": "ORIG", "short_mscale": 1.1,
+                                             "long_mscale": 1.3}, "1d"),
+}
+
+SHAPES = {  # head, rot, max_position, original max, T, q heads, kv heads
+    "small": (24, 16, 128, 32, 5, 2, 1),
+    "realistic": (128, 128, 131072, 8192, 8, 4, 2),
+}
+
+TOL = {"f32": ({"atol": 1e-5, "rtol": 1e-5},
+               "f32: vLLM builds inv_freq, t*inv_freq and cos/sin in f32 torch ops; the harness's cache follows "
+               "the same formulas, and the rotation is two products and a sum in f32: a few f32 ulps of |x|; "
+               "1e-5 as the recorded f32 captures"),
+       "bf16": ({"atol": 1e-2, "rtol": 1.6e-2},
+                "bf16: the cache and q/k are rounded to bf16 (2^-8 relative) at points the kernel may not share: "
+                "up to about two bf16 ulps; 1e-2/1.6e-2 as the recorded bf16 captures")}
+
+
+def _resolve(params, rot, orig, max_pos):
+    out = {}
+    for k, v in params.items():
+        if v == "ORIG":
+            v = orig
+        elif v == "FILL":  # YaRN's cache holds original max * factor positions: fill max_position
+            v = float(max_pos // orig)
+        elif v == "SECTION":
+            half = rot // 2  # sections sum to rot/2: t, h, w
+            v = [half - 2 * (half // 3), half // 3, half // 3]
+        elif v in ("SHORT", "LONG"):
+            lo, hi = (1.0, 1.5) if v == "SHORT" else (1.0, 8.0)
+            v = [round(float(x), 4) for x in torch.linspace(lo, hi, rot // 2)]
+        out[k] = v
+    return out
+
+
+def _positions(kind, t, max_position, orig, g, realistic):
+    if kind == "short":  # every position below the original max: the short factors
+        p = torch.randint(0, orig, (t,), generator=g, dtype=torch.int64)
+    else:
+        p = torch.randint(0, max_position, (t,), generator=g, dtype=torch.int64)
+        p[-1] = max_position - 1
+        if realistic:
+            p[0] = 131040 if max_position > 131040 else 0
+    if kind == "mrope":
+        return torch.stack([p, torch.flip(p, [0]), (p * 7) % max_position])
+    return p
+
+
+def _case(seed, dtype, shape, key, op):
+    neox, params, kind = SCALINGS[key]
+    head, rot, max_pos, orig, t, hq, hk = SHAPES[shape]
+    name = f"{op}_{key}_{dtype}_{shape}"
+    g = generator(seed, name)
+    rope_parameters = {"rope_theta": 10000.0 if shape == "small" else 500000.0, "rope_dim": rot,
+                       **_resolve(params, rot, orig, max_pos)}
+    positions = _positions(kind, t, max_pos, orig, g, shape == "realistic")
+    q = torch.randn(t, hq * head, generator=g).to(TORCH_DTYPE[dtype])
+    k = torch.randn(t, hk * head, generator=g).to(TORCH_DTYPE[dtype])
+    from vllm.model_executor.layers.rotary_embedding import get_rope
+    check_signature(get_rope, ["head_size", "max_position", "is_neox_style", "rope_parameters", "dtype"])
+    # Phi3 LongRoPE (vLLM >= 0.3x) picks short or long factors for the whole run
+    # from max_model_len: short only when no position can pass the original max.
+    max_model_len = orig if kind == "short" else max_pos
+    adjustments = [f"model_config stand-in with max_model_len={max_model_len}"] if "longrope" in key else []
+    with vllm_config(max_model_len if adjustments else None):
+        rope = get_rope(head_size=head, max_position=max_pos, is_neox_style=neox,
+                        rope_parameters=dict(rope_parameters), dtype=TORCH_DTYPE[dtype])
+        # Phi3LongRoPE is a plain nn.Module: its forward is the torch reference.
+        fwd = getattr(rope, "forward_native", None) or rope.forward
+        q_out, k_out = fwd(positions, q.clone(), k.clone())
+    tensors = {"positions": ("i64", to_store(positions, "i64")), "q_in": (dtype, to_store(q, dtype)),
+               "k_in": (dtype, to_store(k, dtype))}
+    outputs = []
+    # Phi3LongRoPE keeps short and long caches stacked (long_short_cos_sin_cache),
+    # a layout of its own: its cases record q/k only.
+    if shape == "small" and hasattr(rope, "cos_sin_cache"):
+        tensors["cos_sin_cache"] = (dtype, to_store(rope.cos_sin_cache, dtype))
+        outputs.append("cos_sin_cache")
+    tensors["q_out"] = (dtype, to_store(q_out, dtype))
+    tensors["k_out"] = (dtype, to_store(k_out, dtype))
+    outputs += ["q_out", "k_out"]
+    args = {"head_size": head, "max_position": max_pos, "is_neox_style": neox, "rope_parameters": rope_parameters,
+            "dtype": dtype, "num_q_heads": hq, "num_kv_heads": hk, "class_name": type(rope).__name__, "seed": seed}
+    if adjustments:
+        args["max_model_len"] = max_model_len
+    if op == "rope":  # the plain-rope runner's keys (rope_f32_pos_short)
+        args = {"base": rope_parameters["rope_theta"], "rotary_dim": rot, "head_size": head, "num_q_heads": hq,
+                "num_kv_heads": hk, "is_neox_style": neox, "max_position": max_pos}
+        tensors.pop("cos_sin_cache", None)
+        outputs = ["q_out", "k_out"]
+    tol, why = TOL[dtype]
+    return Case(name, op, args, tensors, ["positions", "q_in", "k_in"], outputs, tol, why,
+                provenance(getattr(type(rope), fwd.__name__), f"get_rope(...) -> {type(rope).__name__}.{fwd.__name__} "
+                           "(plain torch) on CPU tensors", adjustments, seed=seed))
+
+
+def rope(seed, dtype, shape):
+    return [_case(seed, dtype, shape, key, "rope") for key in ("default_neox", "default_gptj")]
+
+
+def long_context_rope(seed, dtype, shape):
+    return [_case(seed, dtype, shape, key, "long_context_rope") for key in SCALINGS if not key.startswith("default")]
