@@ -20,16 +20,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vt_regen import env  # noqa: E402  (standard library only)
 
 REPO = Path(__file__).resolve().parents[2]
-OPS = ["rmsnorm", "silu_and_mul", "gelu_and_mul", "embedding", "matmul", "rope", "long_context_rope"]
+OPS = ["rmsnorm", "rmsnorm_gated", "silu_and_mul", "gelu_and_mul", "embedding", "matmul", "rope", "long_context_rope",
+       "moe_router_topk", "causal_conv1d_fwd", "causal_conv1d_update"]
 # Ops whose upstream reference is known but not wired yet, with the reason.
+# (rmsnorm_gated: the silu gate only, through fla's plain-torch rms_norm_ref;
+# the sigmoid gate exists only in the Triton kernel.)
 UNSUPPORTED = {
     "l2norm": "Triton kernel: needs the --with-triton environment and interpreter adjustments (not yet wired)",
-    "rmsnorm_gated": "Triton kernel: needs the --with-triton environment (not yet wired)",
     "gdn_prefill": "Triton kernel: needs the --with-triton environment (not yet wired)",
     "gdn_decode": "Triton kernel: needs the --with-triton environment (not yet wired)",
-    "moe_router_topk": "CPU router reference not yet wired",
-    "causal_conv1d_fwd": "CPU conv1d reference not yet wired",
-    "causal_conv1d_update": "plain-torch update reference not yet wired",
     "gdn_packed_decode_bf16": "GPU-only packed kernel: no CPU-runnable reference exists",
 }
 DTYPES = {"embedding": ["f32", "bf16"], "matmul": ["f32", "bf16"]}
@@ -62,13 +61,21 @@ def parse(argv):
 
 
 def regen(a):
-    from vt_regen import ops_basic, ops_rope
+    from vt_regen import ops_basic, ops_more, ops_rope
     from vt_regen.caseio import commit_case
     builders = {"rmsnorm": ops_basic.rmsnorm, "silu_and_mul": ops_basic.silu_and_mul,
                 "gelu_and_mul": ops_basic.gelu_and_mul, "embedding": ops_basic.embedding,
-                "matmul": ops_basic.matmul, "rope": ops_rope.rope, "long_context_rope": ops_rope.long_context_rope}
+                "matmul": ops_basic.matmul, "rope": ops_rope.rope, "long_context_rope": ops_rope.long_context_rope,
+                "rmsnorm_gated": ops_more.rmsnorm_gated, "moe_router_topk": ops_more.moe_router_topk,
+                "causal_conv1d_fwd": ops_more.causal_conv1d_fwd, "causal_conv1d_update": ops_more.causal_conv1d_update}
     ops = OPS if a.all else a.op
     out = Path(a.out)
+    # The checksum lock identifies recorded cases by folder name too: a
+    # regenerated case must never take a recorded case's name.
+    import json
+    recorded = set()
+    for lock in (REPO / "golden" / "checksums").glob("*.json"):
+        recorded |= set(json.loads(lock.read_text()).get("cases", {}))
     counts, failed = {}, 0
     for op in ops:
         if op in UNSUPPORTED:
@@ -80,6 +87,9 @@ def regen(a):
         for dtype in dtypes:
             for shape in shapes:
                 for case in builders[op](a.seed, dtype, shape):
+                    if case.name in recorded:
+                        raise env.EnvError(f"case name {case.name} is a recorded capture's (golden/checksums); "
+                                           "rename the variant in golden/regen/vt_regen")
                     status, lines = commit_case(out, case, a.force)
                     counts[status] = counts.get(status, 0) + 1
                     print(f"{status.upper()} {case.name} [{case.op}] -> {out / case.name}")

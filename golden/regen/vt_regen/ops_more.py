@@ -1,0 +1,177 @@
+"""Gated rmsnorm, MoE router and causal conv1d cases from vLLM's CPU-runnable
+plain-torch references (the Triton kernels' own references, or vLLM's CPU
+paths), in the recorded captures' layout. Also the replay of recorded cases
+of these ops (replay.py imports the *_replay functions).
+"""
+import torch
+
+from .caseio import Case
+from .upstream import TORCH_DTYPE, from_store, generator, provenance, to_store
+
+F32_TOL = ({"atol": 1e-5, "rtol": 1e-5},
+           "f32: torch's vectorised reductions and the kernel's sequential ones differ by a few f32 ulps "
+           "of the result; 1e-5 as the recorded f32 captures")
+BF16_TOL = ({"atol": 8e-3, "rtol": 8e-3},
+            "bf16 in and out: one bf16 rounding (2^-8 relative) at points the kernel may not share; "
+            "8e-3 as the recorded bf16 captures")
+
+
+def _tol(dtype):
+    return F32_TOL if dtype == "f32" else BF16_TOL
+
+
+# --- rmsnorm_gated: fla layernorm_guard.rms_norm_ref (silu gate only) ---------
+
+def rmsnorm_gated(seed, dtype, shape):
+    from vllm.third_party.flash_linear_attention.ops.layernorm_guard import rms_norm_ref
+    # (rows, width, group_size, norm_before_gate): the GDN output norm is per
+    # value head (128 wide) with the gate after the norm; the grouped form
+    # gates first, then normalises each group.
+    variants = {"small": [("silu", 8, 64, None, True), ("silu_group", 8, 64, 16, False)],
+                "realistic": [("silu", 16, 128, None, True), ("silu_group", 4, 2048, 128, False)]}[shape]
+    cases = []
+    for variant, t, w, group, before in variants:
+        name = f"rmsnorm_gated_{variant}_{dtype}_{shape}"
+        g = generator(seed, name)
+        dt = TORCH_DTYPE[dtype]
+        x = torch.randn(t, w, generator=g).to(dt)
+        z = (torch.randn(t, w, generator=g) * 2).to(dt)
+        weight = (torch.randn(w, generator=g) * 0.5 + 1).to(dt)
+        out = rms_norm_ref(x, weight, None, z=z, eps=1e-6, group_size=group, norm_before_gate=before, upcast=True)
+        tol, why = _tol(dtype)
+        cases.append(Case(name, "rmsnorm_gated", {"eps": 1e-6, "norm_before_gate": before, "activation": "silu",
+                                                  "group_size": group},
+                          {"x": (dtype, to_store(x, dtype)), "gate": (dtype, to_store(z, dtype)),
+                           "weight": (dtype, to_store(weight, dtype)), "out": ("f32", to_store(out.float(), "f32"))},
+                          ["x", "gate", "weight"], ["out"], tol, why,
+                          provenance(rms_norm_ref, "plain torch: the reference of fla's Triton rmsnorm_fn "
+                                     "(layernorm_guard.rms_norm_ref, upcast=True)", seed=seed)))
+    return cases
+
+
+def rmsnorm_gated_replay(man, a):
+    from vllm.third_party.flash_linear_attention.ops.layernorm_guard import rms_norm_ref
+    args = man["args"]
+    if args.get("activation", "silu") not in ("silu", "swish"):
+        return None  # rms_norm_ref has only the silu gate: the Triton kernel is the callable
+    t = {k: from_store(a[k], man["tensors"][k]["dtype"]) for k in ("x", "gate", "weight")}
+    return {"out": rms_norm_ref(t["x"], t["weight"], None, z=t["gate"], eps=args.get("eps", 1e-6),
+                                group_size=args.get("group_size"), norm_before_gate=args.get("norm_before_gate", True))}
+
+
+# --- moe_router_topk: the CPU router (fused_moe/router/cpu_router.py) ---------
+
+def _sorted(weights, ids):
+    """The CPU router returns top-k unsorted; the recorded layout is weights descending."""
+    order = torch.sort(weights, dim=-1, descending=True, stable=True).indices
+    return weights.gather(1, order), ids.gather(1, order.to(torch.int64))
+
+
+def moe_router_topk(seed, dtype, shape):
+    from vllm.model_executor.layers.fused_moe.router import cpu_router
+    t, e, k, n_group, topk_group = {"small": (6, 8, 2, 4, 2), "realistic": (8, 128, 8, 8, 4)}[shape]
+    cases = []
+    for variant in ("softmax_renorm", "softmax_norenorm", "grouped_sigmoid_bias"):
+        name = f"moe_router_topk_{variant}_{dtype}_{shape}"
+        g = generator(seed, name)
+        logits = (torch.randn(t, e, generator=g) * 2).to(TORCH_DTYPE[dtype])
+        tensors = {"logits": (dtype, to_store(logits, dtype))}
+        args = {"num_experts": e, "top_k": k, "renormalize": variant != "softmax_norenorm"}
+        if variant.startswith("softmax"):
+            fn = cpu_router._softmax_topk
+            w, ids = fn(logits.float(), k, args["renormalize"])
+            args["scoring_func"] = "softmax"
+        else:
+            fn = cpu_router._grouped_topk
+            bias = torch.randn(e, generator=g) * 0.1
+            args.update({"scoring_func": "sigmoid", "use_grouped_topk": True, "num_expert_group": n_group,
+                         "topk_group": topk_group, "routed_scaling_factor": 2.5})
+            w, ids = fn(logits, k, True, n_group, topk_group, "sigmoid", 2.5, bias)
+            tensors["e_score_correction_bias"] = ("f32", to_store(bias, "f32"))
+        w, ids = _sorted(w.float(), ids)
+        tensors["topk_weights"] = ("f32", to_store(w, "f32"))
+        tensors["topk_ids"] = ("i32", to_store(ids, "i32"))
+        cases.append(Case(name, "moe_router_topk", args, tensors, [n for n in tensors if not n.startswith("topk_")],
+                          ["topk_weights", "topk_ids"], {"atol": 1e-5, "rtol": 1e-5},
+                          "weights are softmax/sigmoid probabilities computed in f32 (exp, sum, divide: a few ulps); "
+                          "ids are compared exactly; 1e-5 as the recorded captures",
+                          provenance(fn, "plain torch CPU router, then sorted by weight descending", seed=seed)))
+    return cases
+
+
+def moe_router_topk_replay(man, a):
+    from vllm.model_executor.layers.fused_moe.router import cpu_router
+    args = man["args"]
+    if args.get("use_grouped_topk") or args.get("scoring_func", "softmax") != "softmax":
+        return None
+    logits = from_store(a["logits"], man["tensors"]["logits"]["dtype"]).float()
+    w, ids = _sorted(*cpu_router._softmax_topk(logits, args["top_k"], args["renormalize"]))
+    return {"topk_weights": w, "topk_ids": ids}
+
+
+# --- causal conv1d: vLLM's CPU forward and the plain-torch update --------------
+
+def causal_conv1d_fwd(seed, dtype, shape):
+    if dtype != "f32":
+        return []  # the recorded captures and the seed's conv state are f32
+    from vllm.model_executor.layers.mamba.ops.cpu.causal_conv1d import causal_conv1d_fn_cpu
+    dim, width, seqlens = {"small": (16, 4, [5, 7, 1]), "realistic": (1024, 4, [17, 3, 40])}[shape]
+    name = f"causal_conv1d_fwd_silu_f32_{shape}"
+    g = generator(seed, name)
+    total, batch = sum(seqlens), len(seqlens)
+    x = torch.randn(total, dim, generator=g)
+    weight = torch.randn(dim, width, generator=g) * 0.5
+    state = torch.randn(batch, dim, width - 1, generator=g)
+    qsl = torch.tensor([0] + list(torch.cumsum(torch.tensor(seqlens), 0)), dtype=torch.int32)
+    has_init = torch.tensor([1, 0, 1][:batch], dtype=torch.int32)
+    state_out = state.clone()
+    out = causal_conv1d_fn_cpu(x.t().contiguous(), weight, None, state_out, qsl, None, has_init.bool(), "silu").t()
+    return [Case(name, "causal_conv1d_fwd", {"activation": "silu", "bias": None, "dim": dim, "width": width,
+                                             "seqlens": seqlens},
+                 {"x": ("f32", to_store(x, "f32")), "weight": ("f32", to_store(weight, "f32")),
+                  "conv_state_in": ("f32", to_store(state, "f32")), "query_start_loc": ("i32", to_store(qsl, "i32")),
+                  "has_initial_state": ("i32", to_store(has_init, "i32")), "out": ("f32", to_store(out, "f32")),
+                  "conv_state_out": ("f32", to_store(state_out, "f32"))},
+                 ["x", "weight", "conv_state_in", "query_start_loc", "has_initial_state"], ["out", "conv_state_out"],
+                 *F32_TOL, provenance(causal_conv1d_fn_cpu, "plain torch: vLLM's CPU causal_conv1d_fn "
+                                      "(F.conv1d per sequence), x passed channel-first", seed=seed))]
+
+
+def causal_conv1d_update(seed, dtype, shape):
+    if dtype != "f32":
+        return []
+    from vllm.model_executor.layers.mamba.ops.cpu.causal_conv1d import causal_conv1d_update_torch
+    dim, width, batch = {"small": (16, 4, 3), "realistic": (1024, 4, 8)}[shape]
+    name = f"causal_conv1d_update_silu_f32_{shape}"
+    g = generator(seed, name)
+    x = torch.randn(batch, dim, generator=g)
+    weight = torch.randn(dim, width, generator=g) * 0.5
+    state = torch.randn(batch, dim, width - 1, generator=g)
+    state_out = state.clone()
+    out = causal_conv1d_update_torch(x.unsqueeze(-1), state_out, weight, None, "silu").squeeze(-1)
+    return [Case(name, "causal_conv1d_update", {"activation": "silu", "bias": None, "dim": dim, "width": width,
+                                                "batch": batch},
+                 {"x": ("f32", to_store(x, "f32")), "weight": ("f32", to_store(weight, "f32")),
+                  "conv_state_in": ("f32", to_store(state, "f32")), "out": ("f32", to_store(out, "f32")),
+                  "conv_state_out": ("f32", to_store(state_out, "f32"))},
+                 ["x", "weight", "conv_state_in"], ["out", "conv_state_out"], *F32_TOL,
+                 provenance(causal_conv1d_update_torch, "plain torch: vLLM's causal_conv1d_update_torch "
+                            "(one decode token per row)", seed=seed))]
+
+
+def causal_conv1d_fwd_replay(man, a):
+    from vllm.model_executor.layers.mamba.ops.cpu.causal_conv1d import causal_conv1d_fn_cpu
+    t = {k: torch.from_numpy(a[k].copy()) for k in man["inputs"]}
+    state = t["conv_state_in"].clone()
+    out = causal_conv1d_fn_cpu(t["x"].t().contiguous(), t["weight"], None, state, t["query_start_loc"], None,
+                               t["has_initial_state"].bool(), man["args"].get("activation", "silu")).t()
+    return {"out": out, "conv_state_out": state}
+
+
+def causal_conv1d_update_replay(man, a):
+    from vllm.model_executor.layers.mamba.ops.cpu.causal_conv1d import causal_conv1d_update_torch
+    t = {k: torch.from_numpy(a[k].copy()) for k in man["inputs"]}
+    state = t["conv_state_in"].clone()
+    out = causal_conv1d_update_torch(t["x"].unsqueeze(-1), state, t["weight"], None,
+                                     man["args"].get("activation", "silu")).squeeze(-1)
+    return {"out": out, "conv_state_out": state}
