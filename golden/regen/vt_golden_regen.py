@@ -20,18 +20,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vt_regen import env  # noqa: E402  (standard library only)
 
 REPO = Path(__file__).resolve().parents[2]
-OPS = ["rmsnorm", "rmsnorm_gated", "silu_and_mul", "gelu_and_mul", "embedding", "matmul", "rope", "long_context_rope",
+OPS = ["rmsnorm", "rmsnorm_gated", "l2norm", "silu_and_mul", "gelu_and_mul", "embedding", "matmul", "rope", "long_context_rope",
        "moe_router_topk", "causal_conv1d_fwd", "causal_conv1d_update"]
 # Ops whose upstream reference is known but not wired yet, with the reason.
 # (rmsnorm_gated: the silu gate only, through fla's plain-torch rms_norm_ref;
 # the sigmoid gate exists only in the Triton kernel.)
 UNSUPPORTED = {
-    "l2norm": "Triton kernel: needs the --with-triton environment and interpreter adjustments (not yet wired)",
-    "gdn_prefill": "Triton kernel: needs the --with-triton environment (not yet wired)",
-    "gdn_decode": "Triton kernel: needs the --with-triton environment (not yet wired)",
+    "gdn_prefill": "Triton kernel fused_recurrent_gated_delta_rule: vLLM 0.33 wants a NULL-block state cache "
+                   "and 2-D ssm_state_indices (golden-regen.md); not wired yet",
+    "gdn_decode": "Triton kernel fused_sigmoid_gating_delta_rule_update: not wired yet",
     "gdn_packed_decode_bf16": "GPU-only packed kernel: no CPU-runnable reference exists",
 }
-DTYPES = {"embedding": ["f32", "bf16"], "matmul": ["f32", "bf16"]}
+TRITON_OPS = {"l2norm"}  # run through the Triton interpreter: need --setup --with-triton
 
 
 def parse(argv):
@@ -66,7 +66,7 @@ def regen(a):
     builders = {"rmsnorm": ops_basic.rmsnorm, "silu_and_mul": ops_basic.silu_and_mul,
                 "gelu_and_mul": ops_basic.gelu_and_mul, "embedding": ops_basic.embedding,
                 "matmul": ops_basic.matmul, "rope": ops_rope.rope, "long_context_rope": ops_rope.long_context_rope,
-                "rmsnorm_gated": ops_more.rmsnorm_gated, "moe_router_topk": ops_more.moe_router_topk,
+                "rmsnorm_gated": ops_more.rmsnorm_gated, "l2norm": ops_more.l2norm, "moe_router_topk": ops_more.moe_router_topk,
                 "causal_conv1d_fwd": ops_more.causal_conv1d_fwd, "causal_conv1d_update": ops_more.causal_conv1d_update}
     ops = OPS if a.all else a.op
     out = Path(a.out)
@@ -77,7 +77,13 @@ def regen(a):
     for lock in (REPO / "golden" / "checksums").glob("*.json"):
         recorded |= set(json.loads(lock.read_text()).get("cases", {}))
     counts, failed = {}, 0
+    from vt_regen.upstream import HAS_TRITON
     for op in ops:
+        if op in TRITON_OPS and not HAS_TRITON:
+            print(f"UNSUPPORTED {op}: a Triton kernel, and this environment has no triton: "
+                  "run `vt-golden regen --setup --with-triton`")
+            counts["unsupported"] = counts.get("unsupported", 0) + 1
+            continue
         if op in UNSUPPORTED:
             print(f"UNSUPPORTED {op}: {UNSUPPORTED[op]}")
             counts["unsupported"] = counts.get("unsupported", 0) + 1

@@ -59,6 +59,30 @@ def rmsnorm_gated_replay(man, a):
                                 group_size=args.get("group_size"), norm_before_gate=args.get("norm_before_gate", True))}
 
 
+# --- l2norm: fla's Triton l2norm_fwd through the interpreter ------------------
+
+def l2norm(seed, dtype, shape):
+    from vllm.third_party.flash_linear_attention.ops.l2norm import l2norm_fwd
+    from .upstream import TRITON_ADJUSTMENTS
+    t, d = {"small": (12, 6), "realistic": (16, 128)}[shape]  # realistic: GDN q/k heads of 128
+    name = f"l2norm_rows_{dtype}_{shape}"
+    g = generator(seed, name)
+    x = (torch.randn(t, d, generator=g) * 3).to(TORCH_DTYPE[dtype])
+    out = l2norm_fwd(x.clone(), 1e-6)
+    tol, why = _tol(dtype)
+    return [Case(name, "l2norm", {"eps": 1e-6}, {"x": (dtype, to_store(x, dtype)),
+                                                "out": ("f32", to_store(out.float(), "f32"))},
+                 ["x"], ["out"], tol, why,
+                 provenance(l2norm_fwd, "the Triton kernel itself, run by the Triton interpreter on a CPU",
+                            TRITON_ADJUSTMENTS, seed=seed, kind="cpu-reference (Triton interpreter)"))]
+
+
+def l2norm_replay(man, a):
+    from vllm.third_party.flash_linear_attention.ops.l2norm import l2norm_fwd
+    x = from_store(a["x"], man["tensors"]["x"]["dtype"])
+    return {"out": l2norm_fwd(x.clone(), man["args"].get("eps", 1e-6))}
+
+
 # --- moe_router_topk: the CPU router (fused_moe/router/cpu_router.py) ---------
 
 def _sorted(weights, ids):

@@ -11,7 +11,9 @@ import torch
 
 from . import ops_more
 from .caseio import as_float, read_folder
-from .upstream import TORCH_DTYPE, from_store, vllm_config
+from .upstream import HAS_TRITON, TORCH_DTYPE, from_store, vllm_config
+
+TRITON_OPS = {"l2norm"}
 
 
 def _t(man, arrays, name):
@@ -73,13 +75,12 @@ def _long_context_rope(man, a):
 
 REPLAY = {"rmsnorm": _rmsnorm, "silu_and_mul": _silu_and_mul, "gelu_and_mul": _gelu_and_mul,
           "embedding": _embedding, "matmul": _matmul, "rope": _rope, "long_context_rope": _long_context_rope,
-          "rmsnorm_gated": ops_more.rmsnorm_gated_replay, "moe_router_topk": ops_more.moe_router_topk_replay,
+          "rmsnorm_gated": ops_more.rmsnorm_gated_replay, "l2norm": ops_more.l2norm_replay, "moe_router_topk": ops_more.moe_router_topk_replay,
           "causal_conv1d_fwd": ops_more.causal_conv1d_fwd_replay,
           "causal_conv1d_update": ops_more.causal_conv1d_update_replay}
 
 # Why the others are not replayed here (the table in docs/goldens.md).
 NOT_REPLAYED = {
-    "l2norm": "Triton kernel (fla l2norm_fwd): needs the --with-triton environment and the interpreter adjustments; not yet wired",
     "gdn_prefill": "Triton kernel (fused_recurrent_gated_delta_rule): needs --with-triton; not yet wired",
     "gdn_decode": "Triton kernel (fused_sigmoid_gating_delta_rule_update): needs --with-triton; not yet wired",
     "moe_block": "composite chain (F.linear, torch_topk, torch_experts, shared expert); not yet wired",
@@ -96,6 +97,11 @@ def replay_dir(root):
         for d in dirs:
             man, arrays = read_folder(d)
             fn = REPLAY.get(man.get("op"))
+            if man.get("op") in TRITON_OPS and not HAS_TRITON:
+                print(f"NOT REPLAYED {d.name} [{man['op']}]: Triton kernel, and this environment has no triton "
+                      "(vt-golden regen --setup --with-triton)")
+                counts[2] += 1
+                continue
             if fn is None:
                 why = NOT_REPLAYED.get(man.get("op"), "no CPU-runnable reference wired for this op")
                 print(f"NOT REPLAYED {d.name} [{man.get('op')}]: {why}")

@@ -13,14 +13,35 @@ import types
 import zlib
 from importlib import metadata
 
-ENV = {"VLLM_TARGET_DEVICE": "cpu", "VLLM_LOGGING_LEVEL": "ERROR", "CUDA_VISIBLE_DEVICES": "", "TOKENIZERS_PARALLELISM": "false"}
+ENV = {"VLLM_TARGET_DEVICE": "cpu", "VLLM_LOGGING_LEVEL": "ERROR", "TRITON_INTERPRET": "1", "CUDA_VISIBLE_DEVICES": "", "TOKENIZERS_PARALLELISM": "false"}
 for _k, _v in ENV.items():
     os.environ.setdefault(_k, _v)
+
+import importlib.util  # noqa: E402
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 torch.set_num_threads(1)  # one reduction order per run: a rerun gives the same bytes
+
+HAS_TRITON = importlib.util.find_spec("triton") is not None
+TRITON_ADJUSTMENTS = []
+if HAS_TRITON:
+    # Triton kernels run through the interpreter (TRITON_INTERPRET=1). vLLM's
+    # triton_utils keeps the real triton only when it sees exactly one active
+    # GPU driver at import (else it swaps in a placeholder without
+    # next_power_of_2 & co.): report the nvidia driver active for that import
+    # only, then restore it so the fla code still takes its CPU paths.
+    from triton.backends import backends as _backends
+    _nv = _backends["nvidia"].driver
+    _was = _nv.is_active
+    _nv.is_active = staticmethod(lambda: True)
+    try:
+        import vllm.triton_utils  # noqa: F401
+    finally:
+        _nv.is_active = _was
+    TRITON_ADJUSTMENTS = ["TRITON_INTERPRET=1 (Triton interpreter on the CPU)",
+                          "nvidia driver reported active while vllm.triton_utils was imported, then restored"]
 
 
 class SignatureChanged(Exception):
