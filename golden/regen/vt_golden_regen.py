@@ -21,17 +21,14 @@ from vt_regen import env  # noqa: E402  (standard library only)
 
 REPO = Path(__file__).resolve().parents[2]
 OPS = ["rmsnorm", "rmsnorm_gated", "l2norm", "silu_and_mul", "gelu_and_mul", "embedding", "matmul", "rope", "long_context_rope",
-       "moe_router_topk", "causal_conv1d_fwd", "causal_conv1d_update"]
+       "moe_router_topk", "causal_conv1d_fwd", "causal_conv1d_update", "gdn_prefill", "gdn_decode"]
 # Ops whose upstream reference is known but not wired yet, with the reason.
 # (rmsnorm_gated: the silu gate only, through fla's plain-torch rms_norm_ref;
 # the sigmoid gate exists only in the Triton kernel.)
 UNSUPPORTED = {
-    "gdn_prefill": "Triton kernel fused_recurrent_gated_delta_rule: vLLM 0.33 wants a NULL-block state cache "
-                   "and 2-D ssm_state_indices (golden-regen.md); not wired yet",
-    "gdn_decode": "Triton kernel fused_sigmoid_gating_delta_rule_update: not wired yet",
     "gdn_packed_decode_bf16": "GPU-only packed kernel: no CPU-runnable reference exists",
 }
-TRITON_OPS = {"l2norm"}  # run through the Triton interpreter: need --setup --with-triton
+TRITON_OPS = {"l2norm", "gdn_prefill", "gdn_decode"}  # run through the Triton interpreter: need --setup --with-triton
 
 
 def parse(argv):
@@ -61,13 +58,14 @@ def parse(argv):
 
 
 def regen(a):
-    from vt_regen import ops_basic, ops_more, ops_rope
+    from vt_regen import ops_basic, ops_gdn, ops_more, ops_rope
     from vt_regen.caseio import commit_case
     builders = {"rmsnorm": ops_basic.rmsnorm, "silu_and_mul": ops_basic.silu_and_mul,
                 "gelu_and_mul": ops_basic.gelu_and_mul, "embedding": ops_basic.embedding,
                 "matmul": ops_basic.matmul, "rope": ops_rope.rope, "long_context_rope": ops_rope.long_context_rope,
                 "rmsnorm_gated": ops_more.rmsnorm_gated, "l2norm": ops_more.l2norm, "moe_router_topk": ops_more.moe_router_topk,
-                "causal_conv1d_fwd": ops_more.causal_conv1d_fwd, "causal_conv1d_update": ops_more.causal_conv1d_update}
+                "causal_conv1d_fwd": ops_more.causal_conv1d_fwd, "causal_conv1d_update": ops_more.causal_conv1d_update,
+                "gdn_prefill": ops_gdn.gdn_prefill, "gdn_decode": ops_gdn.gdn_decode}
     ops = OPS if a.all else a.op
     out = Path(a.out)
     # The checksum lock identifies recorded cases by folder name too: a

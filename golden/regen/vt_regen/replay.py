@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from . import ops_more
+from . import ops_gdn, ops_more
 from .caseio import as_float, read_folder
 from .upstream import HAS_TRITON, TORCH_DTYPE, from_store, vllm_config
 
-TRITON_OPS = {"l2norm"}
+TRITON_OPS = {"l2norm", "gdn_prefill", "gdn_decode"}
 
 
 def _t(man, arrays, name):
@@ -77,12 +77,11 @@ REPLAY = {"rmsnorm": _rmsnorm, "silu_and_mul": _silu_and_mul, "gelu_and_mul": _g
           "embedding": _embedding, "matmul": _matmul, "rope": _rope, "long_context_rope": _long_context_rope,
           "rmsnorm_gated": ops_more.rmsnorm_gated_replay, "l2norm": ops_more.l2norm_replay, "moe_router_topk": ops_more.moe_router_topk_replay,
           "causal_conv1d_fwd": ops_more.causal_conv1d_fwd_replay,
-          "causal_conv1d_update": ops_more.causal_conv1d_update_replay}
+          "causal_conv1d_update": ops_more.causal_conv1d_update_replay,
+          "gdn_prefill": ops_gdn.gdn_prefill_replay, "gdn_decode": ops_gdn.gdn_decode_replay}
 
 # Why the others are not replayed here (the table in docs/goldens.md).
 NOT_REPLAYED = {
-    "gdn_prefill": "Triton kernel (fused_recurrent_gated_delta_rule): needs --with-triton; not yet wired",
-    "gdn_decode": "Triton kernel (fused_sigmoid_gating_delta_rule_update): needs --with-triton; not yet wired",
     "moe_block": "composite chain (F.linear, torch_topk, torch_experts, shared expert); not yet wired",
     "dense_attention": "composite chain (GemmaRMSNorm, get_rope, causal GQA, sigmoid gate); not yet wired",
     "gdn_packed_decode_bf16": "a GPU-only packed kernel compared by bit statistics: no CPU reference",
