@@ -3,6 +3,7 @@
 #pragma once
 
 #include "vt/ops_act.h"
+#include "vt/ops_glue.h"
 #include "vt/ops_norm.h"
 
 namespace vt::kernel {
@@ -28,5 +29,14 @@ using UnaryFn = void(const ExecContext&, const Tensor& out, const Tensor& x);
 using ScalarUnaryFn = void(const ExecContext&, const Tensor& out, const Tensor& x, float scalar);
 using BinaryFn = void(const ExecContext&, const Tensor& out, const Tensor& a, const Tensor& b);
 using InPlaceColFn = void(const ExecContext&, const Tensor& x, const Tensor& col);
+
+// Glue family (vt/ops_glue.h).
+using AttnGateSplitFn = void(const ExecContext&, const Tensor& q_out, const Tensor& gate_out,
+                             const Tensor& qgate);
+using QkvSplitFn = void(const ExecContext&, const Tensor& q_out, const Tensor& k_out,
+                        const Tensor& v_out, const Tensor& qkv);
+// Embedding, IndexSelect, IndexCopy: (out, source, indices).
+using GatherFn = void(const ExecContext&, const Tensor& out, const Tensor& src, const Tensor& idx);
+using ConcatFn = void(const ExecContext&, const Tensor& out, const Tensor& a, const Tensor& b);
 
 }  // namespace vt::kernel
