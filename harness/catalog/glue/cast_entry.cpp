@@ -1,7 +1,8 @@
 #include "harness/catalog/glue/cast_entry.h"
 
 #include "harness/catalog/catalog.h"
-#include "oracles/glue/cast.h"
+#include "oracles/glue/cast_bf16.h"
+#include "oracles/glue/cast_f32.h"
 #include "vt/ops.h"
 
 namespace vt::conform::glue {

@@ -117,6 +117,7 @@ OpSpec Spec_embedding() {
   s.values.specials = {{"table"}};
   s.errors = {mut::Dim("out", 1, 1), mut::Dim("out", 0, 1), mut::Dim("table", 1, 1), mut::Dim("ids", 0, 1),
               // Ids outside [0, V): refused before any row is written (H-3).
+              glue::StridedIndex("ids"),
               glue::IndexOutOfRange("ids", "table", "V", [](int64_t v) { return v; }),
               glue::IndexOutOfRange("ids", "table", "minus1", [](int64_t) { return -1; }),
               glue::IndexOutOfRange("ids", "table", "int32max", [](int64_t) { return int64_t{2147483647}; })};

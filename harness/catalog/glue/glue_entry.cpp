@@ -114,6 +114,12 @@ std::vector<int64_t> Declared(const TensorData& t) {
   return v;
 }
 
+ErrorCase StridedIndex(const std::string& tensor) {
+  ErrorCase e = mut::InnerStride(tensor);
+  e.expect = "contiguous";
+  return e;
+}
+
 ErrorCase IndexOutOfRange(const std::string& tensor, const std::string& target, const std::string& tag,
                           std::function<int64_t(int64_t)> value) {
   return {tensor + "_out_of_range_" + tag,

@@ -54,6 +54,13 @@ std::vector<int64_t> Indices(const TensorData& t);
 ErrorCase IndexOutOfRange(const std::string& tensor, const std::string& target, const std::string& tag,
                           std::function<int64_t(int64_t)> value);
 
+// An index tensor with inner stride 2 (mut::InnerStride) that must be
+// refused as non-contiguous: a validator that reads it flat would otherwise
+// refuse it by accident (the gap bytes decode as out-of-range indices) and
+// a dropped contiguity check would go unseen. Same name as the derived case,
+// so it replaces it.
+ErrorCase StridedIndex(const std::string& tensor);
+
 // The reason every float move carries.
 inline constexpr const char* kMoveReason =
     "a move: each element widened to f32 (exact) and stored to the output dtype (round to nearest "

@@ -4,7 +4,7 @@
 
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/glue/index_entry.h"
-#include "oracles/glue/index_rows.h"
+#include "oracles/glue/index_copy.h"
 #include "vt/ops.h"
 
 namespace vt::conform {
@@ -155,6 +155,7 @@ OpSpec Spec_index_copy() {
   s.errors = {mut::Dim("in", 0, 1), mut::Dim("in", 1, 1), mut::Dim("idx", 0, 1), mut::AddDim("in"),
               mut::DType("in", vt::DType::kI64), mut::DType("in", vt::DType::kF32),
               mut::DType("idx", vt::DType::kI64),
+              glue::StridedIndex("idx"),
               glue::IndexOutOfRange("idx", "out", "N", [](int64_t n) { return n; }),
               glue::IndexOutOfRange("idx", "out", "minus1", [](int64_t) { return -1; })};
   s.claims = {SelectRoundTrip(),

@@ -1,7 +1,7 @@
 // Catalog entry: index_select (torch.index_select over dim 0: a row gather,
 // e.g. GDN's speculative-token split).
 #include "harness/catalog/glue/index_entry.h"
-#include "oracles/glue/index_rows.h"
+#include "oracles/glue/index_select.h"
 #include "vt/ops.h"
 
 namespace vt::conform {
@@ -81,6 +81,7 @@ OpSpec Spec_index_select() {
   s.errors = {mut::Dim("out", 0, 1), mut::Dim("out", 1, 1), mut::Dim("in", 1, 1), mut::AddDim("out"),
               mut::DType("out", vt::DType::kI64), mut::DType("out", vt::DType::kF32),
               mut::DType("idx", vt::DType::kI64),
+              glue::StridedIndex("idx"),
               glue::IndexOutOfRange("idx", "in", "N", [](int64_t n) { return n; }),
               glue::IndexOutOfRange("idx", "in", "minus1", [](int64_t) { return -1; })};
   s.claims = {RowSlice({"idx", "out"}),
