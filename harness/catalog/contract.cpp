@@ -69,6 +69,9 @@ void AddOperandCases(const OperandRule& o, std::vector<ErrorCase>& out) {
       out.push_back(mut::InnerStride(n));
       out.push_back(mut::OverlappingInnerRows(n));
       break;
+    case OperandRule::Layout::kInnerUnit:
+      out.push_back(mut::InnerStride(n));
+      break;
   }
   if (!o.kn_repack) out.push_back(mut::KnRepacked(n));
 }

@@ -25,6 +25,7 @@ struct OperandRule {
     // Innermost stride 1, row stride (the second-innermost) >= the row width,
     // every other (batch) stride free: transposed batch views are legal.
     kBatchStrided,
+    kInnerUnit,   // innermost stride 1; every outer stride free (read-only views)
   };
   std::string name;
   std::vector<vt::DType> dtypes;  // every dtype the validator accepts

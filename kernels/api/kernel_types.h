@@ -4,6 +4,7 @@
 
 #include "vt/ops_act.h"
 #include "vt/ops_gemm.h"
+#include "vt/ops_glue.h"
 #include "vt/ops_norm.h"
 
 namespace vt::kernel {
@@ -31,5 +32,14 @@ using BinaryFn = void(const ExecContext&, const Tensor& out, const Tensor& a, co
 // GEMM family (matmul, matmul_bt, batched_matmul): out, a, b.
 using GemmFn = void(const ExecContext&, const Tensor& out, const Tensor& a, const Tensor& b);
 using InPlaceColFn = void(const ExecContext&, const Tensor& x, const Tensor& col);
+
+// Glue family (vt/ops_glue.h).
+using AttnGateSplitFn = void(const ExecContext&, const Tensor& q_out, const Tensor& gate_out,
+                             const Tensor& qgate);
+using QkvSplitFn = void(const ExecContext&, const Tensor& q_out, const Tensor& k_out,
+                        const Tensor& v_out, const Tensor& qkv);
+// Embedding, IndexSelect, IndexCopy: (out, source, indices).
+using GatherFn = void(const ExecContext&, const Tensor& out, const Tensor& src, const Tensor& idx);
+using ConcatFn = void(const ExecContext&, const Tensor& out, const Tensor& a, const Tensor& b);
 
 }  // namespace vt::kernel

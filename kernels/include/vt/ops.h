@@ -6,6 +6,7 @@
 #include "vt/error.h"
 #include "vt/ops_act.h"
 #include "vt/ops_gemm.h"
+#include "vt/ops_glue.h"
 #include "vt/ops_norm.h"
 #include "vt/registry.h"
 #include "vt/tensor.h"
