@@ -65,6 +65,9 @@ void AddOperandCases(const OperandRule& o, std::vector<ErrorCase>& out) {
       out.push_back(mut::InnerStride(n));
       out.push_back(mut::OverlappingRows(n));
       break;
+    case OperandRule::Layout::kInnerUnit:
+      out.push_back(mut::InnerStride(n));
+      break;
   }
 }
 

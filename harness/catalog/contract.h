@@ -22,6 +22,7 @@ struct OperandRule {
     kContiguous,  // strides must be row-major packed
     kRowStrided,  // inner dims packed, outer strides free (>= the inner span)
     kAnyShape,    // contiguous, and only the element count is constrained
+    kInnerUnit,   // innermost stride 1; every outer stride free (read-only views)
   };
   std::string name;
   std::vector<vt::DType> dtypes;  // every dtype the validator accepts

@@ -81,6 +81,7 @@ inline OperandRule Written(std::string name, std::vector<vt::DType> dtypes,
 inline constexpr OperandRule::Layout kContiguous = OperandRule::Layout::kContiguous;
 inline constexpr OperandRule::Layout kRowStrided = OperandRule::Layout::kRowStrided;
 inline constexpr OperandRule::Layout kAnyShape = OperandRule::Layout::kAnyShape;
+inline constexpr OperandRule::Layout kInnerUnit = OperandRule::Layout::kInnerUnit;
 inline ScalarRule PositiveFinite(std::string key) { return {std::move(key), ScalarRule::Range::kPositiveFinite, true}; }
 inline ScalarRule Finite(std::string key) { return {std::move(key), ScalarRule::Range::kFinite, true}; }
 inline ScalarRule NonNegativeFinite(std::string key) { return {std::move(key), ScalarRule::Range::kNonNegativeFinite, true}; }

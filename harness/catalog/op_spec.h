@@ -104,6 +104,12 @@ struct OpSpec {
   // spec's order with its rounding points. The seed fixes that order, so the
   // kernel must reproduce these bytes (claim F32Definition, claims.h).
   std::function<std::map<std::string, std::vector<double>>(const Case&)> oracle_f32;
+  // Optional, for ops whose outputs are defined bit for bit, NaN payloads
+  // included (copies, casts, gathers): every written operand's expected
+  // logical bytes (a contiguous TensorData per operand, named as in the
+  // case). The oracle mode compares them byte for byte on every case, with
+  // no NaN latitude (DiffBytes any_nan = false).
+  std::function<std::vector<TensorData>(const Case&)> oracle_bytes;
   std::function<std::vector<OutputSpec>(const Case&)> outputs;
   // Operands, dtype sets, layouts, written operands and scalar ranges: the
   // catalog derives error cases from it (contract.h) and appends them to the

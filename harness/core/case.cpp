@@ -247,6 +247,32 @@ void FillPattern(TensorData& t, bool gap) {
 
 }  // namespace
 
+namespace {
+
+// Fill::Bits: each logical element's bytes from its own stream value; for a
+// float dtype, a seed-chosen fraction of the elements gets the exponent field
+// all ones. Overrides are encoded over the patterns like any fill's.
+void MaterializeBits(TensorData& t, uint64_t case_seed, uint64_t stream) {
+  const std::size_t es = vt::SizeOf(t.dtype);
+  uint64_t exp_mask = 0;
+  if (t.dtype == vt::DType::kF32) exp_mask = 0x7F800000u;
+  if (t.dtype == vt::DType::kF16) exp_mask = 0x7C00u;
+  if (t.dtype == vt::DType::kBF16) exp_mask = 0x7F80u;
+  const auto offs = t.LogicalOffsets();
+  for (std::size_t k = 0; k < offs.size(); ++k) {
+    uint64_t bits = StreamValue(case_seed, stream, k);
+    if (exp_mask != 0 && Unit(StreamValue(case_seed, stream ^ 0xb175, k)) < t.fill.a) bits |= exp_mask;
+    std::memcpy(&t.storage[static_cast<std::size_t>(offs[k]) * es], &bits, es);  // little endian
+  }
+  for (const auto& [k, v] : t.overrides) {
+    if (k >= 0 && k < static_cast<int64_t>(offs.size())) {
+      EncodeElement(t.dtype, t.fmt, v, &t.storage[static_cast<std::size_t>(offs[static_cast<std::size_t>(k)]) * es]);
+    }
+  }
+}
+
+}  // namespace
+
 void MaterializeTensor(TensorData& t, uint64_t case_seed) {
   t.storage.assign(static_cast<std::size_t>(t.StorageElems()) * vt::SizeOf(t.dtype), 0);
   FillPattern(t, /*gap=*/true);  // gaps keep this; logical elements are overwritten
@@ -258,6 +284,10 @@ void MaterializeTensor(TensorData& t, uint64_t case_seed) {
     return;
   }
   const uint64_t stream = HashName(t.name);
+  if (t.fill.kind == Fill::Kind::kBits) {
+    MaterializeBits(t, case_seed, stream);
+    return;
+  }
   std::vector<double> values(static_cast<std::size_t>(t.Numel()));
   for (std::size_t k = 0; k < values.size(); ++k) {
     switch (t.fill.kind) {
@@ -271,6 +301,7 @@ void MaterializeTensor(TensorData& t, uint64_t case_seed) {
         values[k] = t.fill.a;
         break;
       case Fill::Kind::kPoison:
+      case Fill::Kind::kBits:  // handled above
         break;
     }
   }

@@ -20,12 +20,19 @@ std::string_view Name(Role r);
 
 // How a tensor's logical elements are filled.
 struct Fill {
-  enum class Kind { kNormal, kUniform, kConst, kPoison } kind = Kind::kPoison;
-  double a = 0.0, b = 0.0;  // normal: mean a, stddev b; uniform: [a, b); const: a
+  enum class Kind { kNormal, kUniform, kConst, kPoison, kBits } kind = Kind::kPoison;
+  // normal: mean a, stddev b; uniform: [a, b); const: a; bits: a = the
+  // fraction of float elements whose exponent field is forced to all ones.
+  double a = 0.0, b = 0.0;
   static Fill Normal(double mean, double stddev) { return {Kind::kNormal, mean, stddev}; }
   static Fill Uniform(double lo, double hi) { return {Kind::kUniform, lo, hi}; }
   static Fill Const(double v) { return {Kind::kConst, v, 0.0}; }
   static Fill Poison() { return {Kind::kPoison, 0.0, 0.0}; }
+  // Raw seed-derived bit patterns (every pattern of the dtype, signalling NaNs
+  // and NaN payloads included: what a byte-exact move must carry); for float
+  // dtypes a fraction `specials` of the elements gets the all-ones exponent
+  // (inf or a NaN with a random payload), which uniform patterns rarely hit.
+  static Fill Bits(double specials) { return {Kind::kBits, specials, 0.0}; }
 };
 
 struct TensorData {

@@ -86,6 +86,9 @@ OutputCheck CheckOutput(const TensorData& got_t, const Expected& want, const Tol
   c.fmt = got_t.fmt;
   c.tol = tol;
   const std::vector<double> got = got_t.Values();
+  const bool integral = got_t.dtype == vt::DType::kI8 || got_t.dtype == vt::DType::kI32 ||
+                        got_t.dtype == vt::DType::kI64 ||
+                        (got_t.dtype == vt::DType::kU8 && got_t.fmt == oracle::Fmt::kF32);
   Metrics& m = c.m;
   m.n = static_cast<int64_t>(got.size());
   if (want.v.size() != got.size()) {
@@ -123,7 +126,11 @@ OutputCheck CheckOutput(const TensorData& got_t, const Expected& want, const Tol
     // neither a bound nor "vacuous".
     const bool by_definition = !std::isfinite(e) && !want.f32.empty();
     const double def = by_definition ? oracle::RoundReal(c.fmt, want.f32[static_cast<std::size_t>(k)]) : 0.0;
-    const Interval a = by_definition ? Interval{def, def} : Accept(tol, c.fmt, v, e, want.baseline_err);
+    Interval a = by_definition ? Interval{def, def} : Accept(tol, c.fmt, v, e, want.baseline_err);
+    // Integer outputs (i8/i32/i64, raw u8) hold their values exactly: the
+    // exact rule is equality, not equality after rounding to f32 (an i32
+    // above 2^24 is not an f32).
+    if (integral && tol.kind == Tolerance::Kind::kExact) a = {v, v};
     if (v != 0.0 && std::isfinite(v)) {  // an exact +-inf expectation is not "vacuous"
       ++nonzero;
       if (!by_definition && VacuousTolerance(0.5 * (a.hi - a.lo), v, rms)) ++m.vacuous;

@@ -90,6 +90,16 @@ class OracleMode : public Mode {
       r.reason = "f32_definition: " + f32_diff;
     }
     if (op.oracle_f32) r.tolerance += "; f32_definition: bytes equal";
+    if (op.oracle_bytes) {
+      for (const TensorData& want_bytes : op.oracle_bytes(c)) {
+        const std::string d = DiffBytes(run.after.Get(want_bytes.name), want_bytes);
+        if (!d.empty() && !bad) {
+          bad = true;
+          r.reason = "exact bytes (NaN payloads included): " + d;
+        }
+      }
+      r.tolerance += "; bytes equal to the oracle's, NaN payloads included";
+    }
     if (bad) {
       r.status = Outcome::kFailedIncorrect;
     } else if (!mistrust.empty()) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "vt/ops_act.h"
+#include "vt/ops_glue.h"
 #include "vt/ops_norm.h"
 #include "vt/ops_rope.h"
 
@@ -44,5 +45,13 @@ using AttnQkNormRopeGateFn = void(const ExecContext&, const Tensor& q_out, const
                                   const Tensor& gate_out, const Tensor& qgate, const Tensor& kf,
                                   const Tensor& q_norm, const Tensor& k_norm, const Tensor& cos_sin,
                                   const RmsNormArgs&, const RopeArgs&);
+// Glue family (vt/ops_glue.h).
+using AttnGateSplitFn = void(const ExecContext&, const Tensor& q_out, const Tensor& gate_out,
+                             const Tensor& qgate);
+using QkvSplitFn = void(const ExecContext&, const Tensor& q_out, const Tensor& k_out,
+                        const Tensor& v_out, const Tensor& qkv);
+// Embedding, IndexSelect, IndexCopy: (out, source, indices).
+using GatherFn = void(const ExecContext&, const Tensor& out, const Tensor& src, const Tensor& idx);
+using ConcatFn = void(const ExecContext&, const Tensor& out, const Tensor& a, const Tensor& b);
 
 }  // namespace vt::kernel

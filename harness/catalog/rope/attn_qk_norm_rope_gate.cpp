@@ -80,16 +80,16 @@ std::vector<OutputSpec> Outputs(const Case&) {
 }
 
 // With f32 outputs the fused op is the composite, bit for bit: rope_cos_sin_cache
-// of some positions gives the per-token cos|sin rows; rms_norm (gemma as the
-// case says) of every q and k head with f32 out; rope_from_cache (NeoX, one
-// cache row per token) rotates them in place; the gate is the split's copy.
-// TODO(integrator): the gate half comes from this entry's own split; chain
-// attn_gate_split (branch wt-glue) here once both are merged.
+// of some positions gives the per-token cos|sin rows; attn_gate_split splits
+// qgate into q and gate (f32); rms_norm (gemma as the case says) of every q and
+// k head with f32 out; rope_from_cache (NeoX, one cache row per token) rotates
+// them in place. attn_gate_split takes f32/bf16 qgate only: for an f16 qgate
+// the split is this entry's own (a plain copy of the two halves).
 Claim Composite() {
   Claim cl;
   cl.name = "split_norms_rope";
-  cl.statement = "attn_qk_norm_rope_gate (f32 out) == q|gate split + rms_norm(q), rms_norm(k) + rotation by "
-                 "rope_cos_sin_cache's rows, bit for bit";
+  cl.statement = "attn_qk_norm_rope_gate (f32 out) == attn_gate_split + rms_norm(q), rms_norm(k) + rotation by "
+                 "rope_cos_sin_cache's rows (rope_from_cache), bit for bit";
   cl.applies = [](const Params& p) { return p.Str("out") == "f32" && p.Int("T") >= 1; };
   cl.check = [](const OpSpec& op, const Case& drawn, const vt::ExecContext& ctx) {
     const Params& p = drawn.params;
@@ -107,9 +107,24 @@ Claim Composite() {
     Case mine = drawn;
     mine.Get("cos_sin") = CopyTensor(table.after.Get("cos_sin"), "cos_sin", Role::kInput);
     const Execution fused = Execute(op, mine, ctx);
-    // 2. The composite, per operand.
+    // 2. The composite, per operand. The split: attn_gate_split on a packed
+    //    copy of qgate (its contract: contiguous, f32/bf16).
     std::vector<double> q, gate;
     oracle::SplitQGate(t, hq, dh, entry::Vals(mine, "qgate"), q, gate);
+    const vt::DType in = mine.Get("qgate").dtype;
+    std::string split_error;
+    if (in != vt::DType::kF16) {
+      Case sp;
+      sp.params = Params("attn_gate_split");
+      sp.params.seed = p.seed;
+      sp.tensors = {CopyTensor(mine.Get("qgate"), "qgate", Role::kInput)};
+      MaterializeTensor(sp.Output("q_out", vt::DType::kF32, {t, hq, dh}), p.seed);
+      MaterializeTensor(sp.Output("gate_out", vt::DType::kF32, {t, hq, dh}), p.seed);
+      const Execution split = Execute(*FindOp("attn_gate_split"), sp, ctx);
+      split_error = split.guard_error;
+      q = split.after.Get("q_out").Values();
+      gate = split.after.Get("gate_out").Values();
+    }
     std::vector<double> rows(static_cast<size_t>(t));
     for (int64_t i = 0; i < t; ++i) rows[static_cast<size_t>(i)] = static_cast<double>(i);
     auto norm_rope = [&](const std::vector<double>& x, vt::DType in, int64_t heads, const char* w) {
@@ -136,13 +151,15 @@ Claim Composite() {
                    CopyTensor(mine.Get("cos_sin"), "cache", Role::kInput)};
       return Execute(*FindOp("rope_from_cache"), r, ctx).after.Get("q");
     };
-    const vt::DType in = mine.Get("qgate").dtype;
-    std::string d = DiffBytes(fused.after.Get("q_out"), norm_rope(q, in, hq, "q_norm"), true);
+    // The split's f32 q holds qgate's values exactly: the norm reads them as f32.
+    const vt::DType q_in = in == vt::DType::kF16 ? in : vt::DType::kF32;
+    std::string d = DiffBytes(fused.after.Get("q_out"), norm_rope(q, q_in, hq, "q_norm"), true);
     if (d.empty()) d = DiffBytes(fused.after.Get("k_out"), norm_rope(entry::Vals(mine, "kf"), in, hkv, "k_norm"), true);
     if (d.empty()) {
       const TensorData& go = fused.after.Get("gate_out");
       d = DiffBytes(go, TensorFromValues("gate", go.dtype, go.shape, Role::kOutput, gate), true);
     }
+    if (!split_error.empty()) d = "attn_gate_split: " + split_error;
     if (!fused.guard_error.empty()) d = fused.guard_error;
     return d.empty() ? ClaimOutcome::Holds() : ClaimOutcome::Violated(d);
   };

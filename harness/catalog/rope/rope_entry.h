@@ -87,10 +87,6 @@ inline oracle::RopePairing Pairing(const Params& p, bool mrope) {
   return pr;
 }
 
-}  // namespace vt::conform::rope_entry
-
-namespace vt::conform::rope_entry {
-
 // Frequency knobs of rope_neox / rope_cos_sin_cache: base (the common 1e4,
 // Llama-3's 5e5, and a small base whose low-frequency pairs wrap slowly),
 // positions up to `maxpos` (16, 4096, 131072: angles up to ~1e5 rad) and the
