@@ -8,5 +8,6 @@
 #include "vt/ops_gemm.h"
 #include "vt/ops_glue.h"
 #include "vt/ops_norm.h"
+#include "vt/ops_rope.h"
 #include "vt/registry.h"
 #include "vt/tensor.h"
