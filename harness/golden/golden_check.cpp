@@ -7,6 +7,7 @@
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/claims.h"
 #include "harness/core/compare.h"
+#include "harness/golden/composite_adapters.h"
 #include "harness/golden/known_ops.h"
 
 namespace vt::conform {
@@ -86,6 +87,12 @@ std::pair<const OpSpec*, const GoldenAdapter*> FindGoldenAdapter(const std::stri
     for (const GoldenAdapter& a : op.goldens) {
       if (a.manifest_op == manifest_op) return {&op, &a};
     }
+  }
+  // Composite manifests mapped by a harness module of their own
+  // (composite_adapters.h), when the op they run is in the catalog.
+  for (const CompositeGoldenAdapter& c : CompositeGoldenAdapters()) {
+    if (c.adapter.manifest_op != manifest_op) continue;
+    if (const OpSpec* op = FindOp(c.run_op)) return {op, &c.adapter};
   }
   return {nullptr, nullptr};
 }
