@@ -22,6 +22,8 @@
 #include <filesystem>
 #include <limits>
 
+#include "harness/catalog/claims.h"
+#include "harness/golden/composite_adapters.h"
 #include "harness/golden/golden_io.h"
 #include "oracles/format.h"
 
@@ -31,7 +33,11 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
-const fs::path kShared = fs::path(VT_SOURCE_DIR) / ".." / "shared" / "goldens" / "vllm-upstream";
+// The recorded captures; VT_SHARED_GOLDENS overrides (vt-mutate's scratch
+// copy has no ../shared beside it and points here at the real one).
+const fs::path kShared = std::getenv("VT_SHARED_GOLDENS") != nullptr
+                             ? fs::path(std::getenv("VT_SHARED_GOLDENS"))
+                             : fs::path(VT_SOURCE_DIR) / ".." / "shared" / "goldens" / "vllm-upstream";
 constexpr double kU = 0x1p-24;  // f32 unit roundoff
 
 // ---- the definition, in double ------------------------------------------
@@ -201,6 +207,9 @@ std::vector<std::pair<std::string, RopeScaling>> Grid() {
   y2.update(Json{{"extrapolation_factor", 0.75}, {"attn_factor", 0.8}, {"beta_fast", 16}, {"beta_slow", 2},
                  {"apply_yarn_scaling", false}, {"truncate", false}});
   add("yarn-untruncated-no-mscale", y2, 16, 128);
+  Json ya = yarn;
+  ya["attn_factor"] = 1.1;  // the recorded bf16 YaRN case's magnitude: g(factor) * attn_factor
+  add("yarn-attn-factor", ya, 16, 128);
   Json y3 = yarn;
   y3.update(Json{{"mscale", 0.707}, {"mscale_all_dim", 1.0}, {"beta_fast", 8}});
   add("yarn-mscale-all-dim", y3, 16, 128);
@@ -394,6 +403,101 @@ TEST(RopeScaling, RegeneratedVllmCaches) {
     GTEST_SKIP() << "VT_ROPE_GOLDENS unset: golden/regen/rope_scalings.py writes that set from vLLM";
   }
   EXPECT_GT(CheckRecordedCaches(dir, 0.5), 0);
+}
+
+
+// ---- the long_context_rope adapter's mapping (harness/golden/long_context_rope.cpp)
+
+GoldenCase Manifest(const Json& rope_parameters, vt::DType dt, std::vector<int64_t> pos_shape,
+                    const std::vector<double>& positions, bool with_cache, std::optional<int64_t> max_model_len = {}) {
+  GoldenCase g;
+  g.dir = "/nonexistent/case";
+  g.op = "long_context_rope";
+  g.args = {{"head_size", 16}, {"max_position", 128}, {"is_neox_style", true}, {"rope_parameters", rope_parameters}};
+  if (max_model_len) g.args["max_model_len"] = *max_model_len;
+  const int64_t t = pos_shape.back();
+  const std::vector<double> q(static_cast<std::size_t>(t * 32), 0.5), k(static_cast<std::size_t>(t * 16), 0.25);
+  g.tensors["positions"] = TensorFromValues("positions", vt::DType::kI64, pos_shape, Role::kInput, positions);
+  g.tensors["q_in"] = TensorFromValues("q_in", dt, {t, 32}, Role::kInput, q);
+  g.tensors["k_in"] = TensorFromValues("k_in", dt, {t, 16}, Role::kInput, k);
+  g.tensors["q_out"] = TensorFromValues("q_out", dt, {t, 32}, Role::kInput, q);
+  g.tensors["k_out"] = TensorFromValues("k_out", dt, {t, 16}, Role::kInput, k);
+  if (with_cache) {
+    const RopeScaling s = ParseRopeScaling(rope_parameters, 16, 128, true, max_model_len);
+    const int64_t rows = PlanCache(s).Rows();
+    g.tensors["cos_sin_cache"] = TensorFromValues("cos_sin_cache", dt, {rows, s.rotary_dim}, Role::kInput,
+                                                  std::vector<double>(static_cast<std::size_t>(rows * s.rotary_dim)));
+  }
+  return g;
+}
+
+const Json kYarnMrope = {{"rope_type", "yarn"}, {"rope_dim", 8}, {"factor", 4.0},
+                         {"original_max_position_embeddings", 32}, {"mrope_section", {1, 1, 2}}};
+const Json kLongRope = {{"rope_type", "longrope"}, {"rope_dim", 8}, {"original_max_position_embeddings", 32},
+                        {"short_factor", {1.0, 1.1, 1.2, 1.3}}, {"long_factor", {2.0, 2.2, 2.4, 2.6}}};
+
+TEST(LongContextRope, MropeSectionsAndLayout) {
+  Json interleaved = kYarnMrope;
+  interleaved["mrope_interleaved"] = true;
+  const std::vector<double> pos = {0, 1, 31, 32, 127, 1, 2, 32, 33, 126, 2, 3, 33, 34, 125};
+  for (const bool inter : {false, true}) {
+    const GoldenMapping m = MapLongContextRope(Manifest(inter ? interleaved : kYarnMrope, vt::DType::kF32, {3, 5}, pos, true));
+    EXPECT_EQ(m.run_op, "rope_from_cache");
+    EXPECT_EQ(m.c.params.Str("mrope"), inter ? "interleaved" : "contiguous");
+    EXPECT_EQ(m.c.params.Int("s0"), 1);
+    EXPECT_EQ(m.c.params.Int("s2"), 2);
+    EXPECT_EQ(m.c.Get("positions").Values(), pos);  // the whole cache: rows are positions
+    EXPECT_EQ(m.c.Get("cache").shape, (std::vector<int64_t>{512, 8}));
+    EXPECT_EQ(m.c.Get("q").shape, (std::vector<int64_t>{5, 2, 16}));
+    EXPECT_EQ(m.compare.size(), 3u);  // q, k and the cache
+  }
+  // Text-only positions through an mrope layer: a plain lookup.
+  const GoldenMapping m = MapLongContextRope(Manifest(interleaved, vt::DType::kF32, {5}, {0, 1, 31, 32, 127}, true));
+  EXPECT_EQ(m.c.params.Str("mrope"), "none");
+}
+
+// Without a recorded cache only the rows read are built; Phi-3 in long mode
+// reads row position + original max position; a bf16 model gets the cache
+// rounded to bf16 (vLLM's cache.to(dtype)).
+TEST(LongContextRope, RowsReadPhi3OffsetAndDtype) {
+  const std::vector<double> pos = {0, 1, 31, 32, 127, 1};
+  for (const int64_t mml : {32, 128}) {
+    for (const vt::DType dt : {vt::DType::kF32, vt::DType::kBF16}) {
+      const RopeScaling s = ParseRopeScaling(kLongRope, 16, 128, true, mml);
+      const CachePlan plan = PlanCache(s);
+      const GoldenMapping m = MapLongContextRope(Manifest(kLongRope, dt, {6}, pos, false, mml));
+      const TensorData& cache = m.c.Get("cache");
+      EXPECT_EQ(cache.dtype, dt);
+      EXPECT_EQ(cache.shape, (std::vector<int64_t>{5, 8}));  // 5 distinct positions
+      EXPECT_EQ(m.compare.size(), 2u);
+      const std::vector<double> rows = m.c.Get("positions").Values(), values = cache.Values();
+      std::vector<float> want(8);
+      for (std::size_t j = 0; j < pos.size(); ++j) {
+        FillRow(plan, CacheRow(s, static_cast<int64_t>(pos[j])), want.data());
+        const int64_t r = static_cast<int64_t>(rows[j]);
+        for (int64_t i = 0; i < 8; ++i) {
+          const double w = oracle::RoundReal(dt == vt::DType::kF32 ? oracle::Fmt::kF32 : oracle::Fmt::kBF16, want[i]);
+          EXPECT_EQ(values[static_cast<std::size_t>(r * 8 + i)], w) << "mml " << mml << " position " << pos[j];
+        }
+      }
+    }
+  }
+  // With the recorded cache: the positions themselves are shifted in long mode.
+  const GoldenMapping m = MapLongContextRope(Manifest(kLongRope, vt::DType::kF32, {3}, {0, 1, 127}, true, 128));
+  EXPECT_EQ(m.c.Get("positions").Values(), (std::vector<double>{32, 33, 159}));
+}
+
+TEST(LongContextRope, Refusals) {
+  EXPECT_THROW(MapLongContextRope(Manifest(kLongRope, vt::DType::kF32, {2}, {0, 128}, false, 128)), GoldenError);
+  Json bad = kLongRope;
+  bad["rope_type"] = "longrop";
+  EXPECT_THROW(MapLongContextRope(Manifest(bad, vt::DType::kF32, {2}, {0, 1}, false)), GoldenError);
+  bad["rope_type"] = "deepseek_yarn";
+  EXPECT_THROW(MapLongContextRope(Manifest(bad, vt::DType::kF32, {2}, {0, 1}, false)), GoldenUnsupported);
+  EXPECT_THROW(MapLongContextRope(Manifest(kLongRope, vt::DType::kF16, {2}, {0, 1}, false)), GoldenUnsupported);
+  GoldenCase g = Manifest(kLongRope, vt::DType::kF32, {2}, {0, 1}, false);
+  g.args.erase("head_size");
+  EXPECT_THROW(MapLongContextRope(g), GoldenError);
 }
 
 }  // namespace
