@@ -84,6 +84,7 @@ def load_vllm_rope(vllm_dir: pathlib.Path):
     _module("vllm.platforms").current_platform = Platform()
     _module("vllm.utils", vllm_dir / "utils")
     _module("vllm.utils.torch_utils").direct_register_custom_op = lambda **k: None
+    _module("vllm.utils.flashinfer").has_flashinfer = lambda: False
 
     class Aiter:
         def is_triton_rotary_embed_enabled(self):
@@ -106,7 +107,8 @@ def load_vllm_rope(vllm_dir: pathlib.Path):
 
     mods = {}
     for stem in ["common", "base", "yarn_scaling_rope", "mrope", "llama3_rope", "linear_scaling_rope",
-                 "dynamic_ntk_scaling_rope", "dynamic_ntk_alpha_rope", "phi3_long_rope_scaled_rope"]:
+                 "dynamic_ntk_scaling_rope", "dynamic_ntk_alpha_rope", "phi3_long_rope_scaled_rope",
+                 "deepseek_scaling_rope"]:
         name = f"vllm.model_executor.layers.rotary_embedding.{stem}"
         spec = importlib.util.spec_from_file_location(name, rope_dir / f"{stem}.py")
         mod = importlib.util.module_from_spec(spec)
@@ -152,6 +154,10 @@ def make_rope(m, head_size, max_position, is_neox, p, dtype, max_model_len):
                                                scaling_factor=p["factor"], **extra)
         return m["yarn_scaling_rope"].YaRNScalingRotaryEmbedding(head_size, rot, orig, base, is_neox, p["factor"],
                                                                  dtype, **extra)
+    if kind in ("deepseek_yarn", "deepseek_llama_scaling"):
+        extra = {k: v for k, v in p.items() if k in ("beta_fast", "beta_slow", "mscale", "mscale_all_dim")}
+        return m["deepseek_scaling_rope"].DeepseekScalingRotaryEmbedding(
+            head_size, rot, p["original_max_position_embeddings"], base, is_neox, p["factor"], dtype, **extra)
     if kind == "longrope":
         RUNTIME.model_config.max_model_len = max_model_len
         extra = {k: v for k, v in p.items() if k in ("short_mscale", "long_mscale")}
@@ -243,6 +249,12 @@ def grid():
         ("mrope_default_f32_contiguous", 16, 64, True, {"rope_type": "default", "rope_dim": 8,
                                                         "mrope_section": [2, 1, 1]}, f32,
          [[0, 5, 63, 64, 255], [1, 6, 62, 65, 254], [2, 7, 61, 66, 253]], None),
+        ("deepseek_yarn_gptj_f32", 24, 2560, False,
+         {"rope_type": "deepseek_yarn", "rope_dim": 16, "factor": 40.0, "original_max_position_embeddings": 64,
+          "mscale": 1.0, "mscale_all_dim": 1.0, "beta_fast": 32, "beta_slow": 1}, f32, [0, 1, 63, 64, 2559], None),
+        ("deepseek_yarn_neox_bf16_default_mscale", 16, P, True,
+         {"rope_type": "deepseek_yarn", "rope_dim": 8, "factor": F, "original_max_position_embeddings": L}, bf16,
+         edges, None),
         ("phi3_neox_f32_short", 16, 128, True, lr, f32, [0, 1, L - 1], L),
         ("phi3_neox_bf16_long", 16, 128, True, lr, bf16, edges, 128),
         ("phi3_neox_f32_mscale_override", 16, 128, True, {**lr, "short_mscale": 0.75, "long_mscale": 1.25}, f32,
@@ -278,7 +290,12 @@ def main():
         tokens = positions.shape[-1]
         q = torch.randn(tokens, 2 * head, dtype=dtype)
         k = torch.randn(tokens, 1 * head, dtype=dtype)
-        if hasattr(rope, "forward_native"):
+        if type(rope).__name__ == "DeepseekScalingRotaryEmbedding":
+            # MLA passes per-head views [T, H, D]; its forward slices the last dim.
+            qo, ko = rope.forward_native(positions, q.clone().view(tokens, 2, head), k.clone().view(tokens, 1, head))
+            qo, ko = qo.reshape(tokens, -1), ko.reshape(tokens, -1)
+            cache = rope.cos_sin_cache
+        elif hasattr(rope, "forward_native"):
             qo, ko = rope.forward_native(positions, q.clone(), k.clone())
             cache = rope.cos_sin_cache
         else:

@@ -80,8 +80,8 @@ double Positive(const Json& p, const char* k, std::optional<double> dflt = std::
 }
 
 // The scaling names get_rope accepts that this module does not build.
-const std::set<std::string> kVllmOther = {"deepseek_yarn", "deepseek_llama_scaling", "ntk", "mllama4",
-                                          "proportional", "openpangu", "bailing_mrope", "dual_chunk"};
+const std::set<std::string> kVllmOther = {"ntk", "mllama4", "proportional", "openpangu", "bailing_mrope",
+                                          "dual_chunk"};
 
 Kind KindOf(const Json& p, std::string* name) {
   const Json* t = Key(p, "rope_type");
@@ -106,6 +106,12 @@ Kind KindOf(const Json& p, std::string* name) {
     Bad("factor", "dynamic rope scaling needs 'alpha' or 'factor'");
   }
   if (n == "yarn") return Kind::kYarn;
+  if (n == "deepseek_yarn" || n == "deepseek_llama_scaling") {
+    if (Bool(p, "is_deepseek_v4", false)) {
+      throw RopeScalingUnsupported("DeepSeek-V4 scaling (DeepseekV4ScalingRotaryEmbedding: rotates the last dims)");
+    }
+    return Kind::kDeepseekYarn;
+  }
   if (n == "longrope" || n == "su") return Kind::kLongRope;
   if (kVllmOther.count(n) != 0) {
     throw RopeScalingUnsupported("rope_type '" + n + "' (a vLLM scaling the harness does not build yet)");
@@ -185,6 +191,7 @@ const char* Name(Kind k) {
     case Kind::kDynamicFactor: return "dynamic(factor)";
     case Kind::kDynamicAlpha: return "dynamic(alpha)";
     case Kind::kYarn: return "yarn";
+    case Kind::kDeepseekYarn: return "deepseek_yarn";
     case Kind::kLongRope: return "longrope";
   }
   return "?";
@@ -204,6 +211,10 @@ std::pair<double, double> YarnCorrectionRange(double beta_fast, double beta_slow
 
 double YarnMscale(const RopeScaling& s) {
   const double f = s.factors[0];
+  if (s.kind == Kind::kDeepseekYarn) {
+    // DeepseekScalingRotaryEmbedding: always the ratio, mscale 1 / mscale_all_dim 0 by default.
+    return YarnGetMscale(f, s.mscale.value_or(1.0)) / YarnGetMscale(f, s.mscale_all_dim.value_or(0.0));
+  }
   if (s.attention_factor) return *s.attention_factor;
   // `mscale and mscale_all_dim`: both present and nonzero.
   if (s.mscale && s.mscale_all_dim && *s.mscale != 0 && *s.mscale_all_dim != 0) {
@@ -304,6 +315,16 @@ RopeScaling ParseRopeScaling(const Json& p, int64_t head_size, int64_t max_posit
       s.mscale = OptNum(p, "mscale");
       s.mscale_all_dim = OptNum(p, "mscale_all_dim");
       break;
+    case Kind::kDeepseekYarn:
+      // The YaRN ramp with truncation on and no extrapolation factor.
+      s.factors = {Positive(p, "factor")};
+      s.original_max_position = Int(p, "original_max_position_embeddings");
+      if (s.original_max_position <= 0) Bad("original_max_position_embeddings", "must be > 0");
+      s.beta_fast = Positive(p, "beta_fast", 32.0);
+      s.beta_slow = Positive(p, "beta_slow", 1.0);
+      s.mscale = OptNum(p, "mscale");
+      s.mscale_all_dim = OptNum(p, "mscale_all_dim");
+      break;
     case Kind::kLongRope: {
       if (!is_neox) throw RopeScalingError("longrope: vLLM's Phi3LongRoPEScaledRotaryEmbedding is neox-style only");
       s.original_max_position = Int(p, "original_max_position_embeddings");
@@ -366,7 +387,8 @@ CachePlan PlanCache(const RopeScaling& s) {
       plan.segments.push_back({s.max_position, BaseInvFreq(F(base), rot), 1.0f, 1.0f});
       break;
     }
-    case Kind::kYarn: {
+    case Kind::kYarn:
+    case Kind::kDeepseekYarn: {
       // get_rope hands YaRN the ORIGINAL max position; MRotaryEmbedding first
       // multiplies it by positions_factor, and that enlarged length is also
       // what the correction range sees.

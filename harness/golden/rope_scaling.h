@@ -38,7 +38,7 @@ class RopeScalingUnsupported : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Kind { kDefault, kLinear, kLlama3, kDynamicFactor, kDynamicAlpha, kYarn, kLongRope };
+enum class Kind { kDefault, kLinear, kLlama3, kDynamicFactor, kDynamicAlpha, kYarn, kDeepseekYarn, kLongRope };
 const char* Name(Kind k);
 
 struct RopeScaling {
@@ -57,7 +57,8 @@ struct RopeScaling {
   int64_t max_trained_positions = 0;
   double alpha = 0;
   // YaRN (both spellings vLLM has used: extrapolation_factor / attn_factor /
-  // apply_yarn_scaling, and attention_factor / mscale / mscale_all_dim)
+  // apply_yarn_scaling, and attention_factor / mscale / mscale_all_dim);
+  // DeepSeek's YaRN reads beta_fast, beta_slow, mscale (1), mscale_all_dim (0)
   double beta_fast = 32, beta_slow = 1;
   double extrapolation_factor = 1, attn_factor = 1;
   bool apply_yarn_scaling = true, truncate = true;

@@ -125,6 +125,21 @@ std::vector<DefSegment> Definition(const RopeScaling& s) {
       segs.push_back({static_cast<int64_t>(std::ceil(L * f)), inv, m});
       break;
     }
+    case Kind::kDeepseekYarn: {
+      const double f = s.factors[0], L = static_cast<double>(s.original_max_position);
+      const double lo = std::max(std::floor(DefYarnDim(s.beta_fast, rot, s.theta, L)), 0.0);
+      double hi = std::min(std::ceil(DefYarnDim(s.beta_slow, rot, s.theta, L)), static_cast<double>(rot - 1));
+      if (lo == hi) hi += 0.001;
+      std::vector<double> inv;
+      for (int64_t i = 0; i < half; ++i) {
+        const double extrap = std::pow(s.theta, -2.0 * i / rot);
+        const double keep = 1 - std::clamp((i - lo) / (hi - lo), 0.0, 1.0);
+        inv.push_back(extrap / f * (1 - keep) + extrap * keep);
+      }
+      const double m = DefMscale(f, s.mscale.value_or(1)) / DefMscale(f, s.mscale_all_dim.value_or(0));
+      segs.push_back({static_cast<int64_t>(std::ceil(L * f)), inv, m});
+      break;
+    }
     case Kind::kLongRope: {
       const double L = s.original_max_position, scale = s.max_position / L;
       const double m = scale <= 1 ? 1 : std::sqrt(1 + std::log(scale) / std::log(L));
@@ -216,6 +231,10 @@ std::vector<std::pair<std::string, RopeScaling>> Grid() {
   Json y4 = yarn;
   y4.update(Json{{"attention_factor", 1.25}, {"rope_dim", 64}, {"original_max_position_embeddings", 4096}});
   add("yarn-attention-factor", y4, 64, 16384);
+  add("deepseek-yarn", {{"rope_type", "deepseek_yarn"}, {"rope_dim", 16}, {"factor", 40.0},
+                        {"original_max_position_embeddings", 64}, {"mscale", 1.0}, {"mscale_all_dim", 1.0}}, 24, 128);
+  add("deepseek-yarn-default-mscale", {{"rope_type", "deepseek_llama_scaling"}, {"rope_dim", 8}, {"factor", 4.0},
+                                       {"original_max_position_embeddings", 32}, {"beta_fast", 16}}, 16, 128);
   Json ym = yarn;
   ym["mrope_section"] = Json::array({1, 1, 2});
   add("yarn-mrope", ym, 16, 128);
@@ -272,6 +291,7 @@ TEST(RopeScaling, CacheShapesAndRows) {
     int64_t want = 0;
     switch (s.kind) {
       case Kind::kYarn:
+      case Kind::kDeepseekYarn:
         want = static_cast<int64_t>(std::ceil(s.original_max_position * (s.Mrope() ? 4 : 1) * s.factors[0]));
         break;
       case Kind::kLongRope: want = s.original_max_position + s.max_position; break;
@@ -342,7 +362,10 @@ TEST(RopeScaling, ParseSpellingsAndRefusals) {
   refused({{"rope_type", "longrope"}, {"rope_dim", 8}, {"original_max_position_embeddings", 32},
            {"short_factor", {1, 1, 1}}, {"long_factor", {2, 2, 2, 2}}},
           "short_factor");
-  EXPECT_THROW(Parse({{"rope_type", "deepseek_yarn"}, {"factor", 4.0}}), RopeScalingUnsupported);
+  EXPECT_THROW(Parse({{"rope_type", "ntk"}, {"factor", 4.0}}), RopeScalingUnsupported);
+  EXPECT_THROW(Parse({{"rope_type", "deepseek_yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32},
+                      {"is_deepseek_v4", true}}),
+               RopeScalingUnsupported);
   EXPECT_THROW(Parse({{"rope_type", "longrope"}, {"rope_dim", 4}, {"original_max_position_embeddings", 8},
                       {"short_factor", {1, 1}}, {"long_factor", {2, 2}}},
                      16, 128, /*neox=*/false),
@@ -492,7 +515,7 @@ TEST(LongContextRope, Refusals) {
   Json bad = kLongRope;
   bad["rope_type"] = "longrop";
   EXPECT_THROW(MapLongContextRope(Manifest(bad, vt::DType::kF32, {2}, {0, 1}, false)), GoldenError);
-  bad["rope_type"] = "deepseek_yarn";
+  bad["rope_type"] = "ntk";
   EXPECT_THROW(MapLongContextRope(Manifest(bad, vt::DType::kF32, {2}, {0, 1}, false)), GoldenUnsupported);
   EXPECT_THROW(MapLongContextRope(Manifest(kLongRope, vt::DType::kF16, {2}, {0, 1}, false)), GoldenUnsupported);
   GoldenCase g = Manifest(kLongRope, vt::DType::kF32, {2}, {0, 1}, false);
