@@ -108,7 +108,7 @@ def load_vllm_rope(vllm_dir: pathlib.Path):
     mods = {}
     for stem in ["common", "base", "yarn_scaling_rope", "mrope", "llama3_rope", "linear_scaling_rope",
                  "dynamic_ntk_scaling_rope", "dynamic_ntk_alpha_rope", "phi3_long_rope_scaled_rope",
-                 "deepseek_scaling_rope"]:
+                 "deepseek_scaling_rope", "ntk_scaling_rope"]:
         name = f"vllm.model_executor.layers.rotary_embedding.{stem}"
         spec = importlib.util.spec_from_file_location(name, rope_dir / f"{stem}.py")
         mod = importlib.util.module_from_spec(spec)
@@ -154,6 +154,9 @@ def make_rope(m, head_size, max_position, is_neox, p, dtype, max_model_len):
                                                scaling_factor=p["factor"], **extra)
         return m["yarn_scaling_rope"].YaRNScalingRotaryEmbedding(head_size, rot, orig, base, is_neox, p["factor"],
                                                                  dtype, **extra)
+    if kind == "ntk":
+        return m["ntk_scaling_rope"].NTKScalingRotaryEmbedding(head_size, rot, max_position, base, is_neox,
+                                                               p["factor"], dtype, p.get("mixed_b"))
     if kind in ("deepseek_yarn", "deepseek_llama_scaling"):
         extra = {k: v for k, v in p.items() if k in ("beta_fast", "beta_slow", "mscale", "mscale_all_dim")}
         return m["deepseek_scaling_rope"].DeepseekScalingRotaryEmbedding(
@@ -249,6 +252,12 @@ def grid():
         ("mrope_default_f32_contiguous", 16, 64, True, {"rope_type": "default", "rope_dim": 8,
                                                         "mrope_section": [2, 1, 1]}, f32,
          [[0, 5, 63, 64, 255], [1, 6, 62, 65, 254], [2, 7, 61, 66, 253]], None),
+        ("ntk_fixed_neox_f32", 16, 256, True, {"rope_type": "ntk", "rope_dim": 16, "factor": 4.0}, f32,
+         [0, 1, 63, 64, 255], None),
+        ("ntk_mixed_gptj_bf16", 16, 256, False, {"rope_type": "ntk", "rope_dim": 16, "factor": 4.0, "mixed_b": 0.75},
+         bf16, [0, 1, 63, 64, 255], None),
+        ("ntk_mixed_neox_f32", 16, 256, True, {"rope_type": "ntk", "rope_dim": 16, "factor": 3.0, "mixed_b": 1.3},
+         f32, [0, 1, 63, 64, 255], None),
         ("deepseek_yarn_gptj_f32", 24, 2560, False,
          {"rope_type": "deepseek_yarn", "rope_dim": 16, "factor": 40.0, "original_max_position_embeddings": 64,
           "mscale": 1.0, "mscale_all_dim": 1.0, "beta_fast": 32, "beta_slow": 1}, f32, [0, 1, 63, 64, 2559], None),

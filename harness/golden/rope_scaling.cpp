@@ -80,8 +80,7 @@ double Positive(const Json& p, const char* k, std::optional<double> dflt = std::
 }
 
 // The scaling names get_rope accepts that this module does not build.
-const std::set<std::string> kVllmOther = {"ntk", "mllama4", "proportional", "openpangu", "bailing_mrope",
-                                          "dual_chunk"};
+const std::set<std::string> kVllmOther = {"mllama4", "proportional", "openpangu", "bailing_mrope", "dual_chunk"};
 
 Kind KindOf(const Json& p, std::string* name) {
   const Json* t = Key(p, "rope_type");
@@ -105,6 +104,7 @@ Kind KindOf(const Json& p, std::string* name) {
     if (Key(p, "factor") != nullptr) return Kind::kDynamicFactor;
     Bad("factor", "dynamic rope scaling needs 'alpha' or 'factor'");
   }
+  if (n == "ntk") return Kind::kNtk;
   if (n == "yarn") return Kind::kYarn;
   if (n == "deepseek_yarn" || n == "deepseek_llama_scaling") {
     if (Bool(p, "is_deepseek_v4", false)) {
@@ -181,6 +181,30 @@ std::vector<float> YarnInvFreq(const RopeScaling& s, double max_position) {
   return inv;
 }
 
+// NTKScalingRotaryEmbedding._compute_inv_freq. Fixed: the base times factor,
+// then every frequency divided by factor^(2 / rot) (a Python double). Mixed
+// (mixed_b): lambda_i = exp(a * i^b), i = 1 .. rot/2, a = ln(factor) / (rot/2)^b,
+// in f32 torch ops (torch.tensor(factor) is an f32 0-d tensor).
+std::vector<float> NtkInvFreq(const RopeScaling& s) {
+  const double f = s.factors[0];
+  const int64_t rot = s.rotary_dim;
+  std::vector<float> inv = BaseInvFreq(F(s.mixed_b ? s.theta : s.theta * f), rot);
+  if (!s.mixed_b) {
+    const float div = F(std::pow(f, 2.0 / static_cast<double>(rot)));
+    for (float& v : inv) v = v / div;
+    return inv;
+  }
+  const double b = *s.mixed_b;
+  const float a = F(std::log(static_cast<double>(F(f)))) / F(std::pow(static_cast<double>(rot / 2), b));
+  for (int64_t i = 0; i < rot / 2; ++i) {
+    // tensor ** python_float keeps the exponent in double (unlike python_float
+    // ** tensor, whose base becomes f32): measured, torch 2.14, b = 1.3.
+    const float power = F(std::pow(static_cast<double>(i + 1), b));
+    inv[static_cast<std::size_t>(i)] = inv[static_cast<std::size_t>(i)] / F(std::exp(static_cast<double>(a * power)));
+  }
+  return inv;
+}
+
 }  // namespace
 
 const char* Name(Kind k) {
@@ -190,6 +214,7 @@ const char* Name(Kind k) {
     case Kind::kLlama3: return "llama3";
     case Kind::kDynamicFactor: return "dynamic(factor)";
     case Kind::kDynamicAlpha: return "dynamic(alpha)";
+    case Kind::kNtk: return "ntk";
     case Kind::kYarn: return "yarn";
     case Kind::kDeepseekYarn: return "deepseek_yarn";
     case Kind::kLongRope: return "longrope";
@@ -315,6 +340,10 @@ RopeScaling ParseRopeScaling(const Json& p, int64_t head_size, int64_t max_posit
       s.mscale = OptNum(p, "mscale");
       s.mscale_all_dim = OptNum(p, "mscale_all_dim");
       break;
+    case Kind::kNtk:
+      s.factors = {Positive(p, "factor")};
+      s.mixed_b = OptNum(p, "mixed_b");
+      break;
     case Kind::kDeepseekYarn:
       // The YaRN ramp with truncation on and no extrapolation factor.
       s.factors = {Positive(p, "factor")};
@@ -387,6 +416,9 @@ CachePlan PlanCache(const RopeScaling& s) {
       plan.segments.push_back({s.max_position, BaseInvFreq(F(base), rot), 1.0f, 1.0f});
       break;
     }
+    case Kind::kNtk:
+      plan.segments.push_back({s.max_position, NtkInvFreq(s), 1.0f, 1.0f});
+      break;
     case Kind::kYarn:
     case Kind::kDeepseekYarn: {
       // get_rope hands YaRN the ORIGINAL max position; MRotaryEmbedding first

@@ -38,7 +38,7 @@ class RopeScalingUnsupported : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Kind { kDefault, kLinear, kLlama3, kDynamicFactor, kDynamicAlpha, kYarn, kDeepseekYarn, kLongRope };
+enum class Kind { kDefault, kLinear, kLlama3, kDynamicFactor, kDynamicAlpha, kNtk, kYarn, kDeepseekYarn, kLongRope };
 const char* Name(Kind k);
 
 struct RopeScaling {
@@ -56,6 +56,8 @@ struct RopeScaling {
   // dynamic NTK
   int64_t max_trained_positions = 0;
   double alpha = 0;
+  // fixed / mixed NTK (rope_type ntk): mixed when mixed_b is given
+  std::optional<double> mixed_b;
   // YaRN (both spellings vLLM has used: extrapolation_factor / attn_factor /
   // apply_yarn_scaling, and attention_factor / mscale / mscale_all_dim);
   // DeepSeek's YaRN reads beta_fast, beta_slow, mscale (1), mscale_all_dim (0)
@@ -80,7 +82,7 @@ struct RopeScaling {
 // Parses get_rope's inputs. `rope_parameters` uses vLLM's key spellings
 // (rope_type or legacy type, rope_theta, rope_dim / partial_rotary_factor,
 // factor, original_max_position_embeddings, low_freq_factor, high_freq_factor,
-// max_trained_positions, alpha, beta_fast, beta_slow, extrapolation_factor,
+// max_trained_positions, alpha, mixed_b, beta_fast, beta_slow, extrapolation_factor,
 // attn_factor, attention_factor, apply_yarn_scaling, mscale, mscale_all_dim,
 // truncate, short_factor, long_factor, short_mscale, long_mscale,
 // mrope_section, mrope_interleaved, mrope_positions_factor). max_model_len

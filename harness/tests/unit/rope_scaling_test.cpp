@@ -125,6 +125,20 @@ std::vector<DefSegment> Definition(const RopeScaling& s) {
       segs.push_back({static_cast<int64_t>(std::ceil(L * f)), inv, m});
       break;
     }
+    case Kind::kNtk: {
+      const double f = s.factors[0];
+      std::vector<double> inv;
+      for (int64_t i = 0; i < half; ++i) {
+        if (!s.mixed_b) {  // fixed NTK: base * factor, scaled by factor^(-2/rot)
+          inv.push_back(std::pow(s.theta * f, -2.0 * i / rot) * std::pow(f, -2.0 / rot));
+        } else {  // mixed: divided by exp(ln(factor) * ((i + 1) / (rot / 2))^b)
+          inv.push_back(std::pow(s.theta, -2.0 * i / rot) /
+                        std::exp(std::log(f) * std::pow((i + 1.0) / half, *s.mixed_b)));
+        }
+      }
+      segs.push_back({s.max_position, inv});
+      break;
+    }
     case Kind::kDeepseekYarn: {
       const double f = s.factors[0], L = static_cast<double>(s.original_max_position);
       const double lo = std::max(std::floor(DefYarnDim(s.beta_fast, rot, s.theta, L)), 0.0);
@@ -231,6 +245,8 @@ std::vector<std::pair<std::string, RopeScaling>> Grid() {
   Json y4 = yarn;
   y4.update(Json{{"attention_factor", 1.25}, {"rope_dim", 64}, {"original_max_position_embeddings", 4096}});
   add("yarn-attention-factor", y4, 64, 16384);
+  add("ntk-fixed", {{"rope_type", "ntk"}, {"rope_dim", 16}, {"factor", 4.0}}, 16, 256);
+  add("ntk-mixed", {{"rope_type", "ntk"}, {"rope_dim", 16}, {"factor", 4.0}, {"mixed_b", 0.75}}, 16, 256);
   add("deepseek-yarn", {{"rope_type", "deepseek_yarn"}, {"rope_dim", 16}, {"factor", 40.0},
                         {"original_max_position_embeddings", 64}, {"mscale", 1.0}, {"mscale_all_dim", 1.0}}, 24, 128);
   add("deepseek-yarn-default-mscale", {{"rope_type", "deepseek_llama_scaling"}, {"rope_dim", 8}, {"factor", 4.0},
@@ -362,7 +378,7 @@ TEST(RopeScaling, ParseSpellingsAndRefusals) {
   refused({{"rope_type", "longrope"}, {"rope_dim", 8}, {"original_max_position_embeddings", 32},
            {"short_factor", {1, 1, 1}}, {"long_factor", {2, 2, 2, 2}}},
           "short_factor");
-  EXPECT_THROW(Parse({{"rope_type", "ntk"}, {"factor", 4.0}}), RopeScalingUnsupported);
+  EXPECT_THROW(Parse({{"rope_type", "mllama4"}}), RopeScalingUnsupported);
   EXPECT_THROW(Parse({{"rope_type", "deepseek_yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32},
                       {"is_deepseek_v4", true}}),
                RopeScalingUnsupported);
@@ -515,7 +531,7 @@ TEST(LongContextRope, Refusals) {
   Json bad = kLongRope;
   bad["rope_type"] = "longrop";
   EXPECT_THROW(MapLongContextRope(Manifest(bad, vt::DType::kF32, {2}, {0, 1}, false)), GoldenError);
-  bad["rope_type"] = "ntk";
+  bad["rope_type"] = "proportional";
   EXPECT_THROW(MapLongContextRope(Manifest(bad, vt::DType::kF32, {2}, {0, 1}, false)), GoldenUnsupported);
   EXPECT_THROW(MapLongContextRope(Manifest(kLongRope, vt::DType::kF16, {2}, {0, 1}, false)), GoldenUnsupported);
   GoldenCase g = Manifest(kLongRope, vt::DType::kF32, {2}, {0, 1}, false);
