@@ -4,6 +4,7 @@
 
 #include "vt/ops_act.h"
 #include "vt/ops_norm.h"
+#include "vt/ops_rope.h"
 
 namespace vt::kernel {
 
@@ -28,5 +29,20 @@ using UnaryFn = void(const ExecContext&, const Tensor& out, const Tensor& x);
 using ScalarUnaryFn = void(const ExecContext&, const Tensor& out, const Tensor& x, float scalar);
 using BinaryFn = void(const ExecContext&, const Tensor& out, const Tensor& a, const Tensor& b);
 using InPlaceColFn = void(const ExecContext&, const Tensor& x, const Tensor& col);
+
+// RoPE family.
+using RopeNeoxFn = void(const ExecContext&, const Tensor& q, const Tensor& k, const Tensor& positions,
+                        const RopeArgs&);
+using RopeFromCacheFn = void(const ExecContext&, const Tensor& q, const Tensor* k,
+                             const Tensor& positions, const Tensor& cache, const RopeArgs&);
+using RopeCosSinCacheFn = void(const ExecContext&, const Tensor& cos_sin, const Tensor& positions,
+                               const RopeArgs&);
+using FusedNormRopeFn = void(const ExecContext&, const Tensor& latent_out, const Tensor& pe_out,
+                             const Tensor& x, const Tensor& norm_weight, const Tensor& positions,
+                             const Tensor& cache, const RmsNormArgs&, const RopeArgs&);
+using AttnQkNormRopeGateFn = void(const ExecContext&, const Tensor& q_out, const Tensor& k_out,
+                                  const Tensor& gate_out, const Tensor& qgate, const Tensor& kf,
+                                  const Tensor& q_norm, const Tensor& k_norm, const Tensor& cos_sin,
+                                  const RmsNormArgs&, const RopeArgs&);
 
 }  // namespace vt::kernel

@@ -1,0 +1,137 @@
+// Helpers the RoPE-family catalog entries share: rotary widths, rotated
+// operands with padded token/head strides, positions, the mrope section
+// draw, and RopeArgs from a case's params.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/catalog/entry.h"
+#include "oracles/rope/rope_from_cache.h"
+#include "oracles/rope/rope_neox.h"
+#include "vt/ops_rope.h"
+
+namespace vt::conform::rope_entry {
+
+// Even rotary widths: the smallest, a few around the kernels' loops, and the
+// common 64 / 128 (rot/2 odd included: 6, 34).
+inline rc::Gen<int64_t> RotaryDim(Tier t) {
+  if (t == Tier::kSmoke) return gen::Pick(std::vector<int64_t>{2, 8});
+  return gen::Pick(std::vector<int64_t>{2, 4, 6, 8, 16, 32, 34, 64, 128});
+}
+// Head dim >= rot: exactly rot, one or two past it (dims past rot must stay
+// untouched), or twice it (partial rotary, as Qwen3-Next / GLM).
+inline rc::Gen<int64_t> HeadDim(int64_t rot) {
+  return gen::Pick(std::vector<int64_t>{rot, rot, rot + 1, rot + 2, 2 * rot});
+}
+
+// A rotated [T, H, D] operand; its head stride is D + hpad and its token
+// stride H * (D + hpad) + tpad (the DeepSeek q[..., nope:] slice and the
+// k_pe column block are such views). Gaps are poisoned by the harness.
+inline TensorData& AddRotated(Case& c, const std::string& name, vt::DType dt, int64_t t, int64_t h,
+                              int64_t d, int64_t hpad, int64_t tpad, Role role, Fill fill) {
+  TensorData& x = c.Add(name, dt, {t, h, d}, role, fill);
+  x.strides = {h * (d + hpad) + tpad, d + hpad, 1};
+  return x;
+}
+
+// Positions drawn uniformly in [0, limit): [T], or [3, T] (mrope).
+inline TensorData& AddPositions(Case& c, vt::DType dt, int64_t t, bool mrope, int64_t limit) {
+  std::vector<int64_t> shape = mrope ? std::vector<int64_t>{3, t} : std::vector<int64_t>{t};
+  return c.Input("positions", dt, shape, Fill::Uniform(0.0, static_cast<double>(limit)));
+}
+
+// Multimodal sections summing to half: (s0, s1, s2) with random splits,
+// including empty sections.
+inline void DrawSections(Params& p, int64_t half) {
+  const int64_t s1 = *rc::gen::inRange<int64_t>(0, half + 1);
+  const int64_t s2 = *rc::gen::inRange<int64_t>(0, half - s1 + 1);
+  p.Set("s0", half - s1 - s2);
+  p.Set("s1", s1);
+  p.Set("s2", s2);
+}
+
+// RopeArgs from the params every rope entry names (absent keys: defaults).
+inline vt::RopeArgs Args(const Params& p) {
+  vt::RopeArgs a;
+  a.rotary_dim = static_cast<int>(p.Int("rot"));
+  if (p.Has("neox")) a.is_neox_style = p.Flag("neox");
+  if (p.Has("base")) a.base = p.F32("base");
+  if (p.Has("mrope") && p.Str("mrope") != "none") {
+    a.mrope_interleaved = p.Str("mrope") == "interleaved";
+    a.mrope_section[0] = static_cast<int>(p.Int("s0"));
+    a.mrope_section[1] = static_cast<int>(p.Int("s1"));
+    a.mrope_section[2] = static_cast<int>(p.Int("s2"));
+  }
+  if (p.Has("llama3_scaling_factor")) {
+    a.llama3_scaling_factor = p.F32("llama3_scaling_factor");
+    a.llama3_low_freq_factor = p.F32("llama3_low_freq_factor");
+    a.llama3_high_freq_factor = p.F32("llama3_high_freq_factor");
+    a.llama3_orig_max_position = p.F32("llama3_orig_max_position");
+  }
+  return a;
+}
+
+// The oracle's pairing for a case.
+inline oracle::RopePairing Pairing(const Params& p, bool mrope) {
+  oracle::RopePairing pr;
+  pr.rot = p.Int("rot");
+  pr.neox = !p.Has("neox") || p.Flag("neox");
+  pr.mrope = mrope;
+  if (mrope) {
+    pr.interleaved = p.Str("mrope") == "interleaved";
+    pr.section = {p.Int("s0"), p.Int("s1"), p.Int("s2")};
+  }
+  return pr;
+}
+
+}  // namespace vt::conform::rope_entry
+
+namespace vt::conform::rope_entry {
+
+// Frequency knobs of rope_neox / rope_cos_sin_cache: base (the common 1e4,
+// Llama-3's 5e5, and a small base whose low-frequency pairs wrap slowly),
+// positions up to `maxpos` (16, 4096, 131072: angles up to ~1e5 rad) and the
+// Llama-3 rescale: off, or on with orig_max_position 64 (the three bands split
+// small rotary widths) or 8192 (Llama-3.1), low/high 1/4, equal (no band) or
+// 1/32.
+inline void DrawFrequency(Params& p) {
+  p.Set("base", *gen::Pick(std::vector<double>{10000.0, 500000.0, 100.0}));
+  p.Set("maxpos", *gen::Pick(std::vector<int64_t>{16, 4096, 131072}));
+  const int64_t llama3 = *gen::Pick(std::vector<int64_t>{0, 1, 1});
+  const std::vector<std::pair<double, double>> bands = {{1.0, 4.0}, {2.0, 2.0}, {1.0, 32.0}};
+  const auto band = *gen::Pick(bands);
+  p.Set("llama3_scaling_factor", llama3 ? *gen::Pick(std::vector<double>{8.0, 32.0}) : 0.0);
+  p.Set("llama3_low_freq_factor", band.first);
+  p.Set("llama3_high_freq_factor", band.second);
+  p.Set("llama3_orig_max_position", *gen::Pick(std::vector<double>{64.0, 8192.0}));
+}
+
+// The oracle's frequency description, from the f32 arguments the op receives.
+inline oracle::RopeFreq Freq(const Params& p) {
+  const vt::RopeArgs a = Args(p);
+  oracle::RopeFreq f;
+  f.base = a.base;
+  f.rot = a.rotary_dim;
+  f.llama3_factor = a.llama3_scaling_factor;
+  f.llama3_low = a.llama3_low_freq_factor;
+  f.llama3_high = a.llama3_high_freq_factor;
+  f.llama3_orig = a.llama3_orig_max_position;
+  return f;
+}
+
+// Error cases of the frequency arguments the contract does not derive: the
+// Llama-3 factor may be 0 (off) but not negative or non-finite.
+inline std::vector<ErrorCase> FrequencyErrors() {
+  return {mut::Arg("llama3_scaling_factor", -1.0), mut::Arg("llama3_scaling_factor", NAN),
+          mut::Arg("llama3_scaling_factor", INFINITY), mut::Arg("llama3_scaling_factor", 1e39)};
+}
+
+inline std::vector<ScalarRule> FrequencyScalars() {
+  return {entry::PositiveFinite("base"), entry::PositiveFinite("llama3_low_freq_factor"),
+          entry::PositiveFinite("llama3_high_freq_factor"), entry::PositiveFinite("llama3_orig_max_position")};
+}
+
+}  // namespace vt::conform::rope_entry

@@ -1,0 +1,217 @@
+// Catalog entry: rope_neox (vLLM get_rope(..., is_neox_style=True):
+// RotaryEmbedding / Llama3RotaryEmbedding, applied in place to q and k).
+#include "harness/catalog/catalog.h"
+#include "harness/catalog/rope/rope_entry.h"
+#include "harness/golden/golden_check.h"
+#include "oracles/rope/rope_neox.h"
+#include "vt/ops.h"
+
+namespace vt::conform {
+namespace {
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("rope_neox");
+    p.Set("dt", *gen::FloatOut());  // q and k share f32 or bf16
+    p.Set("pos_dt", *gen::Pick(std::vector<std::string>{"i64", "i32"}));
+    p.Set("T", *gen::Rows(tier));
+    p.Set("Hq", *gen::Heads(tier));
+    p.Set("Hk", *gen::Heads(tier));
+    const int64_t rot = *rope_entry::RotaryDim(tier);
+    p.Set("rot", rot);
+    p.Set("D", *rope_entry::HeadDim(rot));
+    rope_entry::DrawFrequency(p);
+    p.Set("scale", *gen::Scale());
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+void Build(Case& c) {
+  const Params& p = c.params;
+  const vt::DType dt = p.DType("dt");
+  const int64_t t = p.Int("T"), d = p.Int("D");
+  c.Add("q", dt, {t, p.Int("Hq"), d}, Role::kInPlace, entry::Values(p));
+  c.Add("k", dt, {t, p.Int("Hk"), d}, Role::kInPlace, entry::Values(p));
+  rope_entry::AddPositions(c, p.DType("pos_dt"), t, false, p.Int("maxpos"));
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  vt::RopeNeox(ctx, ws["q"], ws["k"], ws["positions"], rope_entry::Args(ws.params()));
+}
+
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
+  const oracle::RopeFreq f = rope_entry::Freq(c.params);
+  const auto pos = entry::Vals(c, "positions");
+  entry::Outs<S> o;
+  for (const char* name : {"q", "k"}) {
+    const TensorData& x = c.Get(name);
+    o[name] = oracle::RopeNeox<S>(x.shape[0], x.shape[1], x.shape[2], x.Values(), pos, f);
+  }
+  return o;
+}
+
+std::vector<OutputSpec> Outputs(const Case&) {
+  const std::string why =
+      "cos/sin: the double angle rounded to f32 (an explicit store; the allowance for the double "
+      "evaluation widens it by at most one f32 step); then two f32 products and one add/sub: "
+      "running error bound (docs/tolerance.md); dims past rotary_dim unchanged (exact)";
+  return {{"q", Bound(why)}, {"k", Bound(why)}};
+}
+
+// rope_cos_sin_cache of the case's positions (row t = token t's cos|sin), then
+// rope_from_cache with positions 0..T-1 reading those rows: the cache path
+// must give rope_neox's bytes (the reason the cache exists). f32 only: a
+// bf16 q needs a bf16 cache, whose rounded cos/sin are another definition.
+Claim CacheEqualsInline() {
+  Claim cl;
+  cl.name = "cache_equals_inline";
+  cl.statement = "rope_cos_sin_cache + rope_from_cache (NeoX) == rope_neox, bit for bit (f32)";
+  cl.applies = [](const Params& p) { return p.Str("dt") == "f32" && p.Int("T") >= 1; };
+  cl.check = [](const OpSpec& op, const Case& mine, const vt::ExecContext& ctx) {
+    const Params& p = mine.params;
+    const TensorData& pos = mine.Get("positions");
+    const int64_t t = pos.shape[0];
+    Case cs;
+    cs.params = Params("rope_cos_sin_cache");
+    for (const char* k : {"rot", "base", "llama3_scaling_factor", "llama3_low_freq_factor",
+                          "llama3_high_freq_factor", "llama3_orig_max_position"}) {
+      cs.params.Set(k, p.args.at(k));
+    }
+    cs.params.seed = p.seed;
+    cs.tensors = {CopyTensor(pos, "positions", Role::kInput)};
+    MaterializeTensor(cs.Output("cos_sin", vt::DType::kF32, {t, p.Int("rot")}), p.seed);
+    const Execution cache = Execute(*FindOp("rope_cos_sin_cache"), cs, ctx);
+    Case fc;
+    fc.params = Params("rope_from_cache");
+    fc.params.Set("rot", p.Int("rot"));
+    fc.params.Set("neox", 1);
+    fc.params.Set("mrope", "none");
+    fc.params.seed = p.seed;
+    std::vector<double> rows(static_cast<size_t>(t));
+    for (int64_t i = 0; i < t; ++i) rows[static_cast<size_t>(i)] = static_cast<double>(i);
+    fc.tensors = {CopyTensor(mine.Get("q"), "q", Role::kInPlace), CopyTensor(mine.Get("k"), "k", Role::kInPlace),
+                  TensorFromValues("positions", vt::DType::kI64, {t}, Role::kInput, rows),
+                  CopyTensor(cache.after.Get("cos_sin"), "cache", Role::kInput)};
+    const Execution a = Execute(op, mine, ctx);
+    const Execution b = Execute(*FindOp("rope_from_cache"), fc, ctx);
+    for (const std::string* g : {&cache.guard_error, &a.guard_error, &b.guard_error}) {
+      if (!g->empty()) return ClaimOutcome::Violated(*g);
+    }
+    for (const char* n : {"q", "k"}) {
+      const std::string d = DiffBytes(a.after.Get(n), b.after.Get(n), /*any_nan=*/true);
+      if (!d.empty()) return ClaimOutcome::Violated("rope_neox vs cache path: " + d);
+    }
+    return ClaimOutcome::Holds();
+  };
+  return cl;
+}
+
+ErrorCase RotaryError(const std::string& name, int64_t (*to)(int64_t rot, int64_t d)) {
+  return ErrorCase(name, [=](Case& c) {
+    c.params.Set("rot", to(c.params.Int("rot"), c.Get("q").shape[2]));
+    return true;
+  }, "rotary_dim must be even");
+}
+
+}  // namespace
+
+// vLLM `rope` goldens (get_rope(...).forward_native on q [T, Hq*D], k [T, Hk*D]):
+// NeoX runs rope_neox; GPT-J pairing (is_neox_style=False) runs rope_from_cache
+// on a cache of the golden's positions built from the same definition
+// (rope_cos_sin_cache's rows, rounded to q's dtype as vLLM's cache .to(dtype)).
+GoldenMapping GoldenRope(const GoldenCase& g) {
+  const std::string call = g.ArgStr("get_rope_call", "");
+  if (call.find("rope_type") != std::string::npos && call.find("'rope_type': 'default'") == std::string::npos) {
+    throw GoldenUnsupported("a scaled rope_type (the long_context_rope path handles scalings)");
+  }
+  const bool neox = g.ArgBool("is_neox_style", call.find("is_neox_style=False") == std::string::npos);
+  const std::optional<int64_t> rot = g.ArgInt("rotary_dim");
+  const std::optional<int64_t> d = g.ArgInt("head_size");
+  if (!rot || !d || *d <= 0) throw GoldenError(g.dir + "/manifest.json", "rope needs integer rotary_dim and head_size");
+  TensorData q = AsRows(GoldenTensor(g, "q_in", "q", Role::kInPlace));
+  TensorData k = AsRows(GoldenTensor(g, "k_in", "k", Role::kInPlace));
+  const int64_t t = q.shape[0];
+  for (TensorData* x : {&q, &k}) {
+    if (x->shape[1] % *d != 0) throw GoldenError(g.dir + "/manifest.json", x->name + " width is not a multiple of head_size");
+    x->shape = {t, x->shape[1] / *d, *d};
+    x->SetContiguous();
+  }
+  const TensorData pos = GoldenTensor(g, "positions", "positions", Role::kInput);
+  GoldenMapping m;
+  Params p(neox ? "rope_neox" : "rope_from_cache");
+  p.Set("dt", DTypeKey(q));
+  p.Set("pos_dt", DTypeKey(pos));
+  p.Set("T", t);
+  p.Set("Hq", q.shape[1]);
+  p.Set("Hk", k.shape[1]);
+  p.Set("rot", *rot);
+  p.Set("D", *d);
+  p.Set("base", g.ArgNum("base", 10000.0));
+  p.Set("llama3_scaling_factor", 0.0);
+  p.Set("llama3_low_freq_factor", 1.0);
+  p.Set("llama3_high_freq_factor", 4.0);
+  p.Set("llama3_orig_max_position", 8192.0);
+  m.c.tensors = {q, k};
+  if (neox) {
+    m.c.tensors.push_back(pos);
+  } else {
+    // Row i of the cache holds token i's cos|sin; positions 0..T-1 read them.
+    const oracle::RopeFreq f = rope_entry::Freq(p);
+    const auto pv = pos.Values();
+    std::vector<double> cache, rows;
+    for (int64_t i = 0; i < t; ++i) {
+      std::vector<double> c, s;
+      oracle::RopeTokenCosSin<double>(pv[static_cast<size_t>(i)], f, c, s);
+      cache.insert(cache.end(), c.begin(), c.end());
+      cache.insert(cache.end(), s.begin(), s.end());
+      rows.push_back(static_cast<double>(i));
+    }
+    p.Set("neox", 0);
+    p.Set("mrope", "none");
+    p.Set("P", t);
+    p.Set("hpad", 0);
+    p.Set("tpad", 0);
+    m.c.tensors.push_back(TensorFromValues("positions", vt::DType::kI64, {t}, Role::kInput, rows));
+    m.c.tensors.push_back(TensorFromValues("cache", q.dtype, {t, *rot}, Role::kInput, cache));
+    m.run_op = "rope_from_cache";
+  }
+  m.c.params = p;
+  m.compare = {{"q", "q_out"}, {"k", "k_out"}};
+  return m;
+}
+
+OpSpec Spec_rope_neox() {
+  OpSpec s;
+  s.name = "rope_neox";
+  s.family = "rope";
+  s.dtypes = "cpu: q [T,Hq,D], k [T,Hk,D] f32/bf16 (one dtype) in place, contiguous; positions [T] i32/i64";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
+  s.outputs = Outputs;
+  s.contract = {{entry::Written("q", entry::kF32BF16, entry::kContiguous, {3}),
+                 entry::Written("k", entry::kF32BF16, entry::kContiguous, {3}),
+                 entry::Operand("positions", {vt::DType::kI32, vt::DType::kI64}, entry::kContiguous, {1})},
+                rope_entry::FrequencyScalars()};
+  s.values.specials = {{"q"}, {"k"}};
+  s.errors = {mut::Dim("k", 0, 1), mut::Dim("k", 2, 1), mut::Dim("positions", 0, 1),
+              ErrorCase("k_other_float", [](Case& c) {
+                TensorData& k = c.Get("k");
+                k.dtype = k.dtype == vt::DType::kF32 ? vt::DType::kBF16 : vt::DType::kF32;
+                k.fmt = oracle::FmtOf(k.dtype);
+                return true;
+              }, "k must have q's dtype"),
+              RotaryError("rotary_dim_odd", [](int64_t rot, int64_t) { return rot - 1; }),
+              RotaryError("rotary_dim_zero", [](int64_t, int64_t) { return int64_t{0}; }),
+              RotaryError("rotary_dim_past_head", [](int64_t, int64_t d) { return d % 2 == 0 ? d + 2 : d + 1; })};
+  for (ErrorCase& e : rope_entry::FrequencyErrors()) s.errors.push_back(std::move(e));
+  s.claims = {CacheEqualsInline(), RowSlice({"q", "k", "positions"})};
+  s.goldens = {{"rope", GoldenRope}};
+  return s;
+}
+
+}  // namespace vt::conform

@@ -1,0 +1,53 @@
+// rope_neox CPU kernel. Contract (validated by vt::RopeNeox): q [T,Hq,D] and
+// k [T,Hk,D] contiguous, one dtype (f32/bf16), in place; positions [T]
+// i32/i64; rot even, <= D; base and the Llama-3 fields positive and finite.
+// Per (token, pair i): (c, s) = f32 cos/sin of the double angle
+// (rope::PairCosSin), formed once per token and shared by every head; each
+// head's NeoX pair (x, y) = (h[i], h[i + rot/2]) becomes (x*c - y*s, x*s + y*c)
+// in f32, stored at q's dtype. Dims >= rot untouched. Split: tokens.
+#include <vector>
+
+#include "api/kernel_types.h"
+#include "cpu/rope/rope_common.h"
+#include "vt/registry.h"
+#include "vt/threadpool.h"
+
+namespace vt::cpu {
+namespace {
+
+template <class St>
+void RotateNeoxHeads(const Tensor& t, int64_t token, int64_t half, const std::vector<rope::CosSin>& cs) {
+  const int64_t heads = t.shape[1], d = t.shape[2];
+  for (int64_t head = 0; head < heads; ++head) {
+    const int64_t base = (token * heads + head) * d;
+    for (int64_t i = 0; i < half; ++i) {
+      const float x = St::Load(t.data, base + i);
+      const float y = St::Load(t.data, base + i + half);
+      St::Store(t.data, base + i, x * cs[i].c - y * cs[i].s);
+      St::Store(t.data, base + i + half, x * cs[i].s + y * cs[i].c);
+    }
+  }
+}
+
+void RopeNeoxCpu(const ExecContext& ctx, const Tensor& q, const Tensor& k, const Tensor& positions,
+                 const RopeArgs& args) {
+  const int64_t half = args.rotary_dim / 2;
+  rope::WithRopeStorage(q.dtype, [&](auto storage) {
+    using St = decltype(storage);
+    ParallelForRows(ctx, q.shape[0], [&](int64_t r0, int64_t r1) {
+      std::vector<rope::CosSin> cs(static_cast<size_t>(half));
+      for (int64_t token = r0; token < r1; ++token) {
+        const int64_t pos = rope::PositionAt(positions, token);
+        for (int64_t i = 0; i < half; ++i) cs[static_cast<size_t>(i)] = rope::PairCosSin(pos, i, args.rotary_dim, args);
+        RotateNeoxHeads<St>(q, token, half, cs);
+        RotateNeoxHeads<St>(k, token, half, cs);
+      }
+    });
+  });
+}
+
+}  // namespace
+
+void Register_rope_neox() { RegisterTyped<kernel::RopeNeoxFn>("rope_neox", Backend::kCPU, &RopeNeoxCpu); }
+
+}  // namespace vt::cpu
