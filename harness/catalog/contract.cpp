@@ -74,6 +74,7 @@ void AddScalarCases(const ScalarRule& s, std::vector<ErrorCase>& out) {
     bad.insert(bad.end(), {0.0, -1e-6});
     if (s.as_f32) bad.push_back(1e-50);  // > 0 as a double, 0 as a float
   }
+  if (s.range == ScalarRule::Range::kNonNegativeFinite) bad.push_back(-1e-6);
   if (s.as_f32) bad.push_back(1e39);  // finite as a double, inf as a float
   for (double v : bad) out.push_back(mut::Arg(s.key, v));
 }

@@ -34,7 +34,8 @@ struct OperandRule {
 };
 
 struct ScalarRule {
-  enum class Range { kPositiveFinite, kFinite };
+  // kNonNegativeFinite: 0 is legal (e.g. a rescale factor whose 0 means off).
+  enum class Range { kPositiveFinite, kFinite, kNonNegativeFinite };
   std::string key;     // the Params key the entry passes to the op
   Range range = Range::kPositiveFinite;
   // The API takes a float: a double that is in range but rounds to 0 or to

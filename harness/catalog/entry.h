@@ -83,6 +83,7 @@ inline constexpr OperandRule::Layout kRowStrided = OperandRule::Layout::kRowStri
 inline constexpr OperandRule::Layout kAnyShape = OperandRule::Layout::kAnyShape;
 inline ScalarRule PositiveFinite(std::string key) { return {std::move(key), ScalarRule::Range::kPositiveFinite, true}; }
 inline ScalarRule Finite(std::string key) { return {std::move(key), ScalarRule::Range::kFinite, true}; }
+inline ScalarRule NonNegativeFinite(std::string key) { return {std::move(key), ScalarRule::Range::kNonNegativeFinite, true}; }
 inline const std::vector<vt::DType> kFloatIn = FloatInDTypes();
 inline const std::vector<vt::DType> kFloatOut = FloatOutDTypes();
 inline const std::vector<vt::DType> kF32 = {vt::DType::kF32};

@@ -72,7 +72,6 @@ OpSpec Spec_rope_cos_sin_cache() {
               mut::Dim("cos_sin", 0, 1),
               RotaryError("rotary_dim_odd", [](int64_t rot) { return rot - 1; }),
               RotaryError("rotary_dim_zero", [](int64_t) { return int64_t{0}; })};
-  for (ErrorCase& e : rope_entry::FrequencyErrors()) s.errors.push_back(std::move(e));
   s.claims = {RowSlice({"positions", "cos_sin"})};
   // cos/sin are bounded by 1 and many are near 0 at position 0: the trust rule's
   // zero fraction stays the default (a position-0 row is half ones, half zeros).

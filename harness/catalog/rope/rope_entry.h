@@ -122,15 +122,11 @@ inline oracle::RopeFreq Freq(const Params& p) {
   return f;
 }
 
-// Error cases of the frequency arguments the contract does not derive: the
-// Llama-3 factor may be 0 (off) but not negative or non-finite.
-inline std::vector<ErrorCase> FrequencyErrors() {
-  return {mut::Arg("llama3_scaling_factor", -1.0), mut::Arg("llama3_scaling_factor", NAN),
-          mut::Arg("llama3_scaling_factor", INFINITY), mut::Arg("llama3_scaling_factor", 1e39)};
-}
-
+// The frequency arguments' ranges: base and the Llama-3 fields > 0, the
+// factor >= 0 (0 = no rescale); all finite, also as f32.
 inline std::vector<ScalarRule> FrequencyScalars() {
-  return {entry::PositiveFinite("base"), entry::PositiveFinite("llama3_low_freq_factor"),
+  return {entry::PositiveFinite("base"), entry::NonNegativeFinite("llama3_scaling_factor"),
+          entry::PositiveFinite("llama3_low_freq_factor"),
           entry::PositiveFinite("llama3_high_freq_factor"), entry::PositiveFinite("llama3_orig_max_position")};
 }
 

@@ -208,7 +208,6 @@ OpSpec Spec_rope_neox() {
               RotaryError("rotary_dim_odd", [](int64_t rot, int64_t) { return rot - 1; }),
               RotaryError("rotary_dim_zero", [](int64_t, int64_t) { return int64_t{0}; }),
               RotaryError("rotary_dim_past_head", [](int64_t, int64_t d) { return d % 2 == 0 ? d + 2 : d + 1; })};
-  for (ErrorCase& e : rope_entry::FrequencyErrors()) s.errors.push_back(std::move(e));
   s.claims = {CacheEqualsInline(), RowSlice({"q", "k", "positions"})};
   s.goldens = {{"rope", GoldenRope}};
   return s;
