@@ -224,6 +224,11 @@ def grid():
         ("llama3_8b_f32_131k", 128, 131072, True,
          {**llama3, "rope_theta": 500000.0, "rope_dim": 128, "factor": 8.0,
           "original_max_position_embeddings": 8192}, f32, big, None),
+        # c / tensor is reciprocal(tensor) * c in torch: with these parameters it moves
+        # Llama-3's inv_freq[22] by one ulp (a true division would not).
+        ("llama3_neox_f32_rdiv", 64, 32768, True,
+         {**llama3, "rope_dim": 64, "factor": 8.0, "original_max_position_embeddings": 4096}, f32,
+         [0, 1, 4095, 4096, 32767], None),
         ("dynamic_factor1_neox_f32", 16, 128, True, {**dyn, "factor": 1.0}, f32, [0, 1, 31, 32, 127], None),
         ("dynamic_factor_gptj_bf16", 16, 128, False, {**dyn, "factor": 4.0, "max_trained_positions": 32}, bf16,
          [0, 1, 31, 32, 127], None),
