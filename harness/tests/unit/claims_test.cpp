@@ -159,6 +159,9 @@ std::string Spec(const TensorData& t) {
   for (int64_t d : t.shape) s += std::to_string(d) + ",";
   s += "/";
   for (int64_t d : t.strides) s += std::to_string(d) + ",";
+  // Value overrides count: an error case may break a data condition only
+  // (a position outside the cache, planted over the fill).
+  for (const auto& [k, v] : t.overrides) s += "!" + std::to_string(k) + "=" + std::to_string(v);
   return s + ":" + std::to_string(t.null_data) + ":" + std::to_string(static_cast<int>(t.device)) + ":" + t.alias_of +
          "+" + std::to_string(t.alias_offset) + "@" + std::to_string(t.pack_lead_bytes);
 }
