@@ -1,0 +1,12 @@
+#include "harness/golden/composite_adapters.h"
+
+namespace vt::conform {
+
+const std::vector<CompositeGoldenAdapter>& CompositeGoldenAdapters() {
+  static const std::vector<CompositeGoldenAdapter> kAdapters = {
+      {"rope_from_cache", {"long_context_rope", MapLongContextRope}},
+  };
+  return kAdapters;
+}
+
+}  // namespace vt::conform
