@@ -4,6 +4,7 @@
 
 #include "vt/ops_act.h"
 #include "vt/ops_norm.h"
+#include "vt/ops_quant.h"
 
 namespace vt::kernel {
 
@@ -28,5 +29,14 @@ using UnaryFn = void(const ExecContext&, const Tensor& out, const Tensor& x);
 using ScalarUnaryFn = void(const ExecContext&, const Tensor& out, const Tensor& x, float scalar);
 using BinaryFn = void(const ExecContext&, const Tensor& out, const Tensor& a, const Tensor& b);
 using InPlaceColFn = void(const ExecContext&, const Tensor& x, const Tensor& col);
+
+// fp4 quant family: one input (x, or gate_up), two inputs (gate/up, attn/gate).
+using Fp4QuantFn = void(const ExecContext&, const Tensor& out_packed, const Tensor& out_scale,
+                        const Tensor& x, float gsi, Fp4ScaleLayout layout);
+using Fp4QuantBinaryFn = void(const ExecContext&, const Tensor& out_packed, const Tensor& out_scale,
+                              const Tensor& a, const Tensor& b, float gsi, Fp4ScaleLayout layout);
+using MatmulNvfp4Fp4Fn = void(const ExecContext&, const Tensor& out, const Tensor& a_packed,
+                              const Tensor& a_scale, const Tensor& b_packed, const Tensor& b_scale,
+                              float alpha);
 
 }  // namespace vt::kernel

@@ -6,5 +6,6 @@
 #include "vt/error.h"
 #include "vt/ops_act.h"
 #include "vt/ops_norm.h"
+#include "vt/ops_quant.h"
 #include "vt/registry.h"
 #include "vt/tensor.h"
