@@ -65,7 +65,12 @@ void AddOperandCases(const OperandRule& o, std::vector<ErrorCase>& out) {
       out.push_back(mut::InnerStride(n));
       out.push_back(mut::OverlappingRows(n));
       break;
+    case OperandRule::Layout::kBatchStrided:
+      out.push_back(mut::InnerStride(n));
+      out.push_back(mut::OverlappingInnerRows(n));
+      break;
   }
+  if (!o.kn_repack) out.push_back(mut::KnRepacked(n));
 }
 
 void AddScalarCases(const ScalarRule& s, std::vector<ErrorCase>& out) {

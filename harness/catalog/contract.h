@@ -22,6 +22,9 @@ struct OperandRule {
     kContiguous,  // strides must be row-major packed
     kRowStrided,  // inner dims packed, outer strides free (>= the inner span)
     kAnyShape,    // contiguous, and only the element count is constrained
+    // Innermost stride 1, row stride (the second-innermost) >= the row width,
+    // every other (batch) stride free: transposed batch views are legal.
+    kBatchStrided,
   };
   std::string name;
   std::vector<vt::DType> dtypes;  // every dtype the validator accepts
@@ -31,6 +34,9 @@ struct OperandRule {
   // ops). A rank outside them, one more or one less than the case's, must be
   // refused.
   std::vector<int> ranks;
+  // The op honours the elem_kn_repacked flag on this operand (matmul_bt's
+  // weight). Every other operand must refuse it: a derived error case sets it.
+  bool kn_repack = false;
 };
 
 struct ScalarRule {
@@ -58,7 +64,8 @@ std::vector<vt::DType> FloatOutDTypes();  // f32, bf16
 // extent, negative stride, element count overflowing int64, null data, another
 // device), every dtype outside its set (all float dtypes, u8 and i32), its
 // layout (padded rows / inner stride 2 for contiguous; inner stride 2 and
-// overlapping rows for row-strided), a rank one above or below the case's
+// overlapping rows for row-strided and batch-strided), the elem_kn_repacked
+// flag where the operand does not honour it, a rank one above or below the case's
 // where the contract excludes it; per written operand and every other
 // operand: a full alias and one-element partial overlaps at either end of a
 // packed allocation; per scalar: 0, negative, NaN, +-inf and, as f32, a

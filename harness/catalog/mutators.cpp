@@ -114,6 +114,24 @@ ErrorCase OverlappingRows(const std::string& tensor) {
           }, tensor);
 }
 
+ErrorCase OverlappingInnerRows(const std::string& tensor) {
+  return Make(tensor + "_overlapping_inner_rows", [=](Case& c) {
+            TensorData* t = c.Find(tensor);
+            if (t == nullptr || t->shape.size() < 2) return false;
+            const std::size_t r = t->shape.size() - 2;
+            if (t->Numel() == 0 || t->shape[r] < 2 || t->shape.back() < 2) return false;
+            t->SetContiguous();
+            t->strides[r] -= 1;  // row i+1 starts inside row i
+            // Outer strides clear the overlapped block, so only the rows overlap.
+            for (std::size_t d = r; d-- > 0;) t->strides[d] = t->strides[d + 1] * t->shape[d + 1] + t->shape.back();
+            return true;
+          }, tensor);
+}
+
+ErrorCase KnRepacked(const std::string& tensor) {
+  return ViewCorruption(tensor, "kn_repacked", [](vt::Tensor& t) { t.elem_kn_repacked = true; });
+}
+
 ErrorCase NullData(const std::string& tensor) {
   return Make(tensor + "_null", [=](Case& c) {
             TensorData* t = c.Find(tensor);

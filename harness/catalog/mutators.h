@@ -17,6 +17,12 @@ ErrorCase DropDim(const std::string& tensor);  // rank - 1 (merge the two leadin
 ErrorCase Strided(const std::string& tensor);  // pad the outer stride (view not contiguous)
 ErrorCase InnerStride(const std::string& tensor);  // innermost stride 2
 ErrorCase OverlappingRows(const std::string& tensor);  // outer stride < inner span
+// The second-innermost stride one less than the row width (outer strides
+// row-major): rows overlap while a batch stride stays legal.
+ErrorCase OverlappingInnerRows(const std::string& tensor);
+// The bound view carries elem_kn_repacked (op-contracts 1.1) on an operand
+// that does not honour it.
+ErrorCase KnRepacked(const std::string& tensor);
 ErrorCase NullData(const std::string& tensor);
 ErrorCase OtherDevice(const std::string& tensor);
 ErrorCase Alias(const std::string& out, const std::string& in);  // out's view on in's storage

@@ -1,5 +1,6 @@
 #include "harness/core/case.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -55,7 +56,18 @@ bool TensorData::IsContiguous() const {
 }
 
 vt::Tensor TensorData::View(void* data) const {
+  // The [N,K] view of [K,N] bytes binds as the loader's form: [N,K] shape,
+  // row-major strides, the flag. Other strides (an error case reshaped it) bind
+  // as they are, flag kept.
+  if (kn_repacked && shape.size() == 2 && strides == std::vector<int64_t>{1, std::max<int64_t>(shape[0], 1)}) {
+    std::vector<int64_t> row_major(shape.size(), 1);
+    for (std::size_t d = shape.size(); d-- > 1;) row_major[d - 1] = row_major[d] * std::max<int64_t>(shape[d], 1);
+    vt::Tensor t = vt::Tensor::Strided(data, dtype, shape, row_major, vt::Device{device, 0});
+    t.elem_kn_repacked = true;
+    return t;
+  }
   vt::Tensor t = vt::Tensor::Strided(data, dtype, shape, strides, vt::Device{device, 0});
+  t.elem_kn_repacked = kn_repacked;
   return t;
 }
 
@@ -269,6 +281,10 @@ void MaterializeTensor(TensorData& t, uint64_t case_seed) {
         break;
       case Fill::Kind::kConst:
         values[k] = t.fill.a;
+        break;
+      case Fill::Kind::kInteger:
+        values[k] = std::min(t.fill.b, t.fill.a + std::floor((t.fill.b - t.fill.a + 1.0) *
+                                                             Unit(StreamValue(case_seed, stream, k))));
         break;
       case Fill::Kind::kPoison:
         break;

@@ -20,12 +20,15 @@ std::string_view Name(Role r);
 
 // How a tensor's logical elements are filled.
 struct Fill {
-  enum class Kind { kNormal, kUniform, kConst, kPoison } kind = Kind::kPoison;
-  double a = 0.0, b = 0.0;  // normal: mean a, stddev b; uniform: [a, b); const: a
+  enum class Kind { kNormal, kUniform, kConst, kPoison, kInteger } kind = Kind::kPoison;
+  // normal: mean a, stddev b; uniform: [a, b); const: a; integer: the whole
+  // numbers a..b, uniformly (exact in every float dtype for small bounds)
+  double a = 0.0, b = 0.0;
   static Fill Normal(double mean, double stddev) { return {Kind::kNormal, mean, stddev}; }
   static Fill Uniform(double lo, double hi) { return {Kind::kUniform, lo, hi}; }
   static Fill Const(double v) { return {Kind::kConst, v, 0.0}; }
   static Fill Poison() { return {Kind::kPoison, 0.0, 0.0}; }
+  static Fill Integer(double lo, double hi) { return {Kind::kInteger, lo, hi}; }
 };
 
 struct TensorData {
@@ -39,6 +42,11 @@ struct TensorData {
   oracle::Fmt fmt = oracle::Fmt::kF32;
   // Negative-test knobs: bind a null pointer / claim another device.
   bool null_data = false;
+  // A weight the loader repacked (vt::Tensor::elem_kn_repacked): describe it
+  // here as the [N,K] view of its [K,N] bytes (strides {1, N}); the bound
+  // view reads [N,K] with row-major strides and the flag set, as the loader
+  // hands it to an op.
+  bool kn_repacked = false;
   vt::DeviceType device = vt::DeviceType::kCPU;
   // Bind this view onto another tensor's storage (+ offset elements of that
   // tensor) to build overlapping operands.

@@ -49,6 +49,18 @@ void Checker::Require(const char* site, bool ok, const std::string& condition) c
 }
 
 void Checker::Operand(const ExecContext& ctx, const Tensor& t, const char* name) const {
+  OperandView(ctx, t, name);
+  // The flag re-describes the bytes; an operand that does not read it would
+  // silently compute on the transposed weight.
+  Site(!t.elem_kn_repacked, "operand.kn_repacked", name, nullptr,
+       std::string(name) + " has elem_kn_repacked set, which this op does not honour for it");
+}
+
+void Checker::OperandKnRepackable(const ExecContext& ctx, const Tensor& t, const char* name) const {
+  OperandView(ctx, t, name);
+}
+
+void Checker::OperandView(const ExecContext& ctx, const Tensor& t, const char* name) const {
   const std::string n(name);
   Site(t.rank >= 1 && t.rank <= kMaxRank, "operand.rank", name, nullptr, n + " must have rank 1..4");
   bool known = false;

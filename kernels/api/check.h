@@ -24,8 +24,11 @@ class Checker {
   void Require(const char* site, bool ok, const std::string& condition) const;
 
   // Well-formed view: rank 1..4, known dtype, non-negative extents/strides,
-  // data present when the view is non-empty, on the context's backend device.
+  // data present when the view is non-empty, on the context's backend device,
+  // and no elem_kn_repacked flag (site operand.kn_repacked): only the operand
+  // an op declares as honouring the flag is checked with OperandKnRepackable.
   void Operand(const ExecContext& ctx, const Tensor& t, const char* name) const;
+  void OperandKnRepackable(const ExecContext& ctx, const Tensor& t, const char* name) const;
   void Rank(const Tensor& t, const char* name, int rank) const;
   void RankIn(const Tensor& t, const char* name, int lo, int hi) const;
   void DType(const Tensor& t, const char* name, std::initializer_list<vt::DType> allowed) const;
@@ -47,6 +50,8 @@ class Checker {
   void Site(bool ok, const char* kind, const char* a, const char* b,
             const std::string& condition) const;
   [[noreturn]] void Fail(const std::string& site, const std::string& condition) const;
+
+  void OperandView(const ExecContext& ctx, const Tensor& t, const char* name) const;
 
   const char* op_;
 };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "vt/ops_act.h"
+#include "vt/ops_gemm.h"
 #include "vt/ops_norm.h"
 #include "vt/ops_quant.h"
 
@@ -28,6 +29,8 @@ using FusedChainFn = void(const ExecContext&, const Tensor& out, const Tensor& x
 using UnaryFn = void(const ExecContext&, const Tensor& out, const Tensor& x);
 using ScalarUnaryFn = void(const ExecContext&, const Tensor& out, const Tensor& x, float scalar);
 using BinaryFn = void(const ExecContext&, const Tensor& out, const Tensor& a, const Tensor& b);
+// GEMM family (matmul, matmul_bt, batched_matmul): out, a, b.
+using GemmFn = void(const ExecContext&, const Tensor& out, const Tensor& a, const Tensor& b);
 using InPlaceColFn = void(const ExecContext&, const Tensor& x, const Tensor& col);
 
 // fp4 quant family: one input (x, or gate_up), two inputs (gate/up, attn/gate).

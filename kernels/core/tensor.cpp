@@ -131,6 +131,7 @@ std::string Tensor::Describe() const {
     for (int d = 0; d < rank; ++d) os << (d ? "," : "") << stride[d];
     os << "]";
   }
+  if (elem_kn_repacked) os << "/kn_repacked";
   return os.str();
 }
 

@@ -30,6 +30,11 @@ struct Tensor {
   int rank = 0;
   int64_t shape[kMaxRank] = {0, 0, 0, 0};
   int64_t stride[kMaxRank] = {0, 0, 0, 0};
+  // A float [N,K] weight whose BYTES are [K,N] (a loader repack; op-contracts
+  // 1.1): the shape still reads [N,K]. Only an op that declares it honours
+  // the flag for that operand (matmul_bt's b) accepts it; every other operand
+  // check refuses it (api::Checker::Operand).
+  bool elem_kn_repacked = false;
 
   // Row-major view over `data`. Rank 1..4; extents >= 0. Throws vt::Error on a
   // bad rank, a negative extent or an element count that overflows int64.

@@ -1,0 +1,77 @@
+// Helpers the GEMM catalog entries share (matmul, matmul_bt, batched_matmul).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/catalog/entry.h"
+
+namespace vt::conform::gemm_entry {
+
+// Extents chosen around the kernel's tiles (gemm_tile.h: 16 output columns
+// per micro-tile, 4 rows per micro-tile, 16-row activation tiles, 16-wide grid
+// chunks): tile-1 / tile / tile+1, primes, 1, and 0 for the no-op. K is never
+// 0 in a drawn case: a K = 0 output is all zeros, which the trust rule cannot
+// accept as a reference; the "k_zero_writes_zeros" claim runs K = 0 instead.
+// Sizes stay small enough for the Bounded oracle (M*N*K <= ~4M per case).
+inline rc::Gen<int64_t> Rows(Tier t) {
+  if (t == Tier::kSmoke) return gen::Pick(std::vector<int64_t>{1, 3, 5});
+  return gen::Pick(std::vector<int64_t>{1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 33, 64, 0});
+}
+inline rc::Gen<int64_t> Cols(Tier t) {
+  if (t == Tier::kSmoke) return gen::Pick(std::vector<int64_t>{1, 16, 17});
+  return gen::Pick(std::vector<int64_t>{1, 2, 3, 15, 16, 17, 31, 32, 33, 47, 64, 65, 129, 0});
+}
+inline rc::Gen<int64_t> Depth(Tier t) {
+  if (t == Tier::kSmoke) return gen::Pick(std::vector<int64_t>{1, 7, 64});
+  return gen::Pick(std::vector<int64_t>{1, 2, 3, 7, 16, 17, 64, 100, 255, 512});
+}
+
+// The "fill" knob: normal N(0, scale^2) inputs, or small whole numbers
+// (benchdnn's trick). With |a|, |b| <= 8 every product is at most 64 and every
+// partial sum at most 64 * K < 2^24 for K < 2^18: exact in f32, so the kernel's
+// sum equals the double definition exactly and the output is held EXACTLY
+// (zero tolerance): a wrong index cannot hide inside a tolerance there.
+inline rc::Gen<std::string> FillKnob() {
+  return gen::Pick(std::vector<std::string>{"normal", "normal", "integer"});
+}
+inline constexpr double kIntMax = 8.0;
+inline Fill InputFill(const Params& p) {
+  return p.Str("fill") == "integer" ? Fill::Integer(-kIntMax, kIntMax) : entry::Values(p);
+}
+
+// The output rule of every GEMM output.
+inline Tolerance OutTolerance(const Params& p) {
+  // Specials (values=special) put non-integers, subnormals among them, next
+  // to the whole numbers: sums stop being exact (503 - 2^-140 in double is 503
+  // in f32, a bf16 tie rounded the other way), so those cases take the bound.
+  const bool exact_inputs = !p.Has("values") || p.Str("values") == "normal";
+  if (p.Str("fill") == "integer" && exact_inputs) {
+    return Exact("whole-number inputs |x| <= 8, K <= 512: every product and partial sum is an "
+                 "integer below 2^24, exact in f32, so the f32 sum IS the definition; one "
+                 "rounding to out (docs/ops/gemm.md)");
+  }
+  return Bound("f32 sum over k from +0, one product and one add per step: running error bound "
+               "of each step (about gamma_K * sum |a b|), then one rounding to out "
+               "(docs/ops/gemm.md)");
+}
+
+// [rows, cols] logical values -> [cols, rows].
+std::vector<double> Transposed(const std::vector<double>& v, int64_t rows, int64_t cols);
+
+// b [K,N] given as the loader's repack of a [N,K] weight: the [N,K] view of
+// the same bytes (strides {1, N}, kn_repacked), as the case model describes
+// a repacked operand (harness/core/case.h).
+TensorData RepackedView(const TensorData& b_kn, const std::string& name);
+
+// A contiguous copy that is not repacked (kn_repacked cleared).
+TensorData PlainCopy(const TensorData& src, const std::string& name, Role role);
+
+// K = 0: every output element must be +0 (the empty sum). Derives the case
+// with K = 0 from the drawn one (same op, same other knobs), runs it, and
+// checks every written byte is zero. Not applicable where the output is
+// empty anyway.
+Claim KZeroWritesZeros();
+
+}  // namespace vt::conform::gemm_entry

@@ -1,0 +1,38 @@
+// matmul_bt CPU kernel: out[M,N] = a[M,K] @ b[N,K]^T, b a torch Linear weight
+// (contract: gemm_tile.h). Validated upstream: a row-strided, b and out
+// contiguous, shapes, float dtypes, no overlap. Split: the GEMM chunk grid.
+// A loader-repacked weight (b.elem_kn_repacked) reads [N,K] but its bytes are
+// [K,N]: it is packed from that layout. Every output is still the same
+// sequential sum over k, so both forms give the same bytes.
+#include "api/kernel_types.h"
+#include "cpu/gemm/gemm_tile.h"
+#include "vt/registry.h"
+#include "vt/threadpool.h"
+
+namespace vt::cpu {
+namespace {
+
+void MatmulBtCpu(const ExecContext& ctx, const Tensor& out, const Tensor& a, const Tensor& b) {
+  const int64_t n = b.shape[0], k = b.shape[1];
+  gemm::Problem p;
+  p.a = a.data;
+  p.a_dt = a.dtype;
+  p.a_rs = a.stride[0];
+  p.b = b.data;
+  p.b_dt = b.dtype;
+  p.b_nk = !b.elem_kn_repacked;
+  p.ldb = b.elem_kn_repacked ? n : k;
+  p.out = out.data;
+  p.out_dt = out.dtype;
+  p.out_rs = out.stride[0];
+  p.k = k;
+  ParallelForGrid(ctx, n, out.shape[0], [&](const GridChunk& ch) {
+    gemm::ComputeBlock(p, ch.r0, ch.r1, ch.c0, ch.c1);
+  });
+}
+
+}  // namespace
+
+void Register_matmul_bt() { RegisterTyped<kernel::GemmFn>("matmul_bt", Backend::kCPU, &MatmulBtCpu); }
+
+}  // namespace vt::cpu
