@@ -1,5 +1,8 @@
 // Catalog entry: matmul_nvfp4_fp4 (W4A4 NVFP4 GEMM: vLLM cutlass_scaled_fp4_mm
 // and its emulation - both operands e2m1 with e4m3 block scales, times alpha).
+#include <stdexcept>
+
+#include "harness/catalog/catalog.h"
 #include "harness/catalog/quant/quant_entry.h"
 #include "oracles/quant/matmul_nvfp4_fp4.h"
 #include "vt/ops.h"
@@ -73,6 +76,56 @@ ErrorCase KNotMultipleOf16() {
       "multiple of 16");
 }
 
+// matmul_nvfp4_fp4 == matmul_bt on the dequantized operands (f32 [M,K] and
+// [N,K], f32 out), then mul_scalar by alpha into out's dtype. Both sum the same
+// exact f32 products sequentially over k and multiply the f32 sum by alpha
+// once (a commutative IEEE product), so the bytes agree.
+Claim DequantizedMatmul() {
+  Claim c;
+  c.name = "dequantized_matmul_times_alpha";
+  c.statement = "matmul_nvfp4_fp4 == mul_scalar(matmul_bt(dequant(a), dequant(b)) in f32, alpha) in out's dtype";
+  c.check = [](const OpSpec& op, const Case& mine, const vt::ExecContext& ctx) {
+    const OpSpec* bt = FindOp("matmul_bt");
+    const OpSpec* ms = FindOp("mul_scalar");
+    if (bt == nullptr || ms == nullptr) throw std::logic_error("claim names an unknown op");
+    const TensorData& ap = mine.Get("a_packed");
+    const TensorData& bp = mine.Get("b_packed");
+    const int64_t m = ap.shape[0], n = bp.shape[0], k = 2 * ap.shape[1];
+    Case g;
+    g.params = Params("matmul_bt");
+    for (const char* key : {"a", "b", "out"}) g.params.Set(key, "f32");
+    g.params.Set("M", m);
+    g.params.Set("K", k);
+    g.params.Set("N", n);
+    g.params.Set("a_pad", 0);
+    g.params.Set("repack", 0);
+    g.params.seed = mine.params.seed;
+    g.tensors = {TensorFromValues("a", vt::DType::kF32, {m, k}, Role::kInput,
+                                  oracle::DequantizeNvfp4(ap.Values(), mine.Get("a_scale").Values(), m, k)),
+                 TensorFromValues("b", vt::DType::kF32, {n, k}, Role::kInput,
+                                  oracle::DequantizeNvfp4(bp.Values(), mine.Get("b_scale").Values(), n, k)),
+                 TensorFromValues("out", vt::DType::kF32, {m, n}, Role::kOutput,
+                                  std::vector<double>(static_cast<std::size_t>(m * n), 0.0))};
+    const Execution fused = Execute(op, mine, ctx);
+    const Execution dot = Execute(*bt, g, ctx);
+    if (!fused.guard_error.empty()) return ClaimOutcome::Violated(fused.guard_error);
+    if (!dot.guard_error.empty()) return ClaimOutcome::Violated("matmul_bt: " + dot.guard_error);
+    Case s;
+    s.params = Params("mul_scalar");
+    s.params.Set("x", "f32");
+    s.params.Set("out", mine.params.Str("out"));
+    s.params.Set("s", static_cast<double>(mine.params.F32("alpha")));
+    s.params.seed = mine.params.seed;
+    s.tensors = {CopyTensor(dot.after.Get("out"), "x", Role::kInput),
+                 CopyTensor(mine.Get("out"), "out", Role::kOutput)};
+    const Execution scaled = Execute(*ms, s, ctx);
+    if (!scaled.guard_error.empty()) return ClaimOutcome::Violated("mul_scalar: " + scaled.guard_error);
+    const std::string d = DiffBytes(fused.after.Get("out"), scaled.after.Get("out"), /*any_nan=*/true);
+    return d.empty() ? ClaimOutcome::Holds() : ClaimOutcome::Violated(d);
+  };
+  return c;
+}
+
 }  // namespace
 
 OpSpec Spec_matmul_nvfp4_fp4() {
@@ -100,7 +153,7 @@ OpSpec Spec_matmul_nvfp4_fp4() {
               mut::Dim("a_scale", 0, 1),  mut::Dim("b_packed", 1, 1), mut::Dim("b_packed", 0, 1),
               mut::Dim("b_scale", 1, 1),  mut::Dim("b_scale", 0, 1),  mut::Dim("out", 0, 1),
               mut::Dim("out", 1, 1)};
-  s.claims = {RowSlice({"a_packed", "a_scale", "out"})};
+  s.claims = {RowSlice({"a_packed", "a_scale", "out"}), DequantizedMatmul()};
   return s;
 }
 

@@ -153,6 +153,62 @@ void AimAtTies(TensorData& x, uint64_t seed, double gsi) {
   }
 }
 
+namespace {
+
+// The smallest e4m3 rounding midpoint >= s (normal range), or 0 if none below 448.
+double E4m3MidpointAbove(double s) {
+  if (!(s >= 0x1p-6) || !(s < 432.0)) return 0.0;
+  const int e = std::ilogb(s);
+  const double frac = std::ldexp(s, -e);  // [1, 2)
+  const int step = static_cast<int>(std::floor((frac - 1.0) * 8.0));
+  double m = std::ldexp(1.0 + (2.0 * step + 1.0) / 16.0, e);
+  if (m < s) m = std::ldexp(1.0 + (2.0 * step + 3.0) / 16.0, e);  // the next step's midpoint
+  return m < 448.0 ? m : 0.0;
+}
+
+// The spec's f32 scale for a group maximum a.
+float ScaleF32(float gsi, float a) { return gsi * (a * (1.0f / 6.0f)); }
+
+}  // namespace
+
+void AimAtScaleMidpoints(TensorData& x, uint64_t seed, double gsi) {
+  if (!(gsi > 0.0)) return;
+  TensorData drawn = x;
+  MaterializeTensor(drawn, seed);
+  const std::vector<double> v = drawn.Values();
+  const int64_t rows = x.shape[0], k = x.shape[1];
+  const float g = static_cast<float>(gsi);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t grp = 0; grp < k / 16; ++grp) {
+      int64_t at = -1;
+      double amax = 0.0;
+      for (int64_t j = 0; j < 16; ++j) {
+        const int64_t idx = r * k + grp * 16 + j;
+        if (std::fabs(v[static_cast<std::size_t>(idx)]) > amax) {
+          amax = std::fabs(v[static_cast<std::size_t>(idx)]);
+          at = idx;
+        }
+      }
+      const double m = E4m3MidpointAbove(ScaleF32(g, static_cast<float>(amax)));
+      if (at < 0 || m == 0.0) continue;
+      // Candidates of x's dtype around 6 m / gsi; keep the one whose f32 s is nearest m.
+      const double centre = oracle::RoundReal(x.fmt, 6.0 * m / gsi);
+      double best = centre, best_err = INFINITY;
+      for (int d = -4; d <= 4; ++d) {
+        const double a = oracle::RoundReal(x.fmt, centre + d * oracle::UlpOf(x.fmt, centre));
+        if (!(a >= amax)) continue;  // it must stay the group's maximum
+        const double err = std::fabs(static_cast<double>(ScaleF32(g, static_cast<float>(a))) - m);
+        if (err < best_err) {
+          best_err = err;
+          best = a;
+        }
+      }
+      if (!std::isfinite(best_err)) continue;
+      x.overrides.emplace_back(at, v[static_cast<std::size_t>(at)] < 0 ? -best : best);
+    }
+  }
+}
+
 Claim LinearRowSlice(std::vector<std::string> row_tensors) {
   Claim c = RowSlice(std::move(row_tensors));
   auto base = c.applies;

@@ -72,6 +72,14 @@ void AimAtTies(TensorData& x, uint64_t seed, double gsi);
 // scale tensor's extent is rounded up to whole tiles, so it does not slice.
 Claim LinearRowSlice(std::vector<std::string> row_tensors);
 
+// Targeted values for scaled_fp4_quant (knob "aim=midpoints"): in each group
+// the element holding amax is moved (up, so it stays the largest) to the
+// value of x's dtype for which the f32 definition's s = gsi * (amax * f32(1/6))
+// lands on an e4m3 rounding midpoint, or as close as x's dtype allows. A
+// one-ulp slip in s (a true division by 6, another association) then moves
+// the scale byte - and the group's codes - about half the time.
+void AimAtScaleMidpoints(TensorData& x, uint64_t seed, double gsi);
+
 // The same case with the other scale layout gives the same packed bytes and
 // the same scale bytes at the positions CUTLASS's swizzle maps them to.
 Claim LayoutsAgree();

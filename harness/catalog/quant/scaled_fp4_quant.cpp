@@ -17,7 +17,9 @@ rc::Gen<Params> Gen(Tier tier) {
     p.Set("scale", scale);
     // aim=ties: every group's block scale a power of two and its elements on
     // the e2m1 ties and the saturation edge (quant::AimAtTies); needs gsi = 2^n.
-    const std::string aim = *gen::Pick(std::vector<std::string>{"none", "ties"});
+    // aim=midpoints: each group's amax moved so that the f32 scale s lands on
+    // an e4m3 rounding midpoint (quant::AimAtScaleMidpoints).
+    const std::string aim = *gen::Pick(std::vector<std::string>{"none", "ties", "midpoints"});
     p.Set("gsi", aim == "ties" ? *gen::Pick(std::vector<double>{1.0, 64.0, 0.125})
                                : quant::GsiValue(*quant::GsiKnob(), scale));
     p.Set("aim", aim);
@@ -33,6 +35,7 @@ void Build(Case& c) {
   c.Input("x", p.DType("x"), {t, k}, entry::Values(p));
   quant::AddOutputs(c, t, k);
   if (p.Str("aim") == "ties" && p.Num("gsi") > 0.0) quant::AimAtTies(c.Get("x"), p.seed, p.Num("gsi"));
+  if (p.Str("aim") == "midpoints") quant::AimAtScaleMidpoints(c.Get("x"), p.seed, static_cast<float>(p.Num("gsi")));
 }
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) {
