@@ -219,6 +219,7 @@ void SaveCase(const Case& c, const std::string& dir) {
     Json spec = {{"file", file}, {"dtype", GoldenDTypeName(t.dtype, t.fmt)}, {"shape", t.shape},
                  {"sha256", Sha256Hex(back.data)}, {"role", std::string(Name(t.role))}};
     if (!t.IsContiguous()) spec["strides"] = t.strides;
+    if (t.kn_repacked) spec["kn_repacked"] = true;  // a loader-repacked weight (case.h)
     tensors[t.name] = spec;
     if (t.role != Role::kOutput) inputs.push_back(t.name);
     if (t.role != Role::kInput) outputs.push_back(t.name);
@@ -249,6 +250,9 @@ Case LoadCase(const std::string& dir) {
     const std::string role = spec.value("role", "input");
     t.role = role == "output" ? Role::kOutput : role == "inplace" ? Role::kInPlace : Role::kInput;
     const std::vector<uint8_t> logical = t.storage;
+    const auto repacked = spec.find("kn_repacked");
+    Require(repacked == spec.end() || repacked->is_boolean(), mpath, "tensor '" + name + "' kn_repacked must be a boolean");
+    t.kn_repacked = repacked != spec.end() && repacked->get<bool>();
     if (spec.contains("strides")) {
       t.strides = spec["strides"].get<std::vector<int64_t>>();
       Require(t.strides.size() == t.shape.size(), mpath, "tensor '" + name + "' strides/shape rank differ");

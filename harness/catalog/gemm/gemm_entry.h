@@ -14,17 +14,21 @@ namespace vt::conform::gemm_entry {
 // chunks): tile-1 / tile / tile+1, primes, 1, and 0 for the no-op. K is never
 // 0 in a drawn case: a K = 0 output is all zeros, which the trust rule cannot
 // accept as a reference; the "k_zero_writes_zeros" claim runs K = 0 instead.
-// Sizes stay small enough for the Bounded oracle (M*N*K <= ~4M per case).
+// Sizes stay small enough for the Bounded oracle (M*N*K <= ~4M per ci case,
+// ~70M in the full tier, where K reaches 2047).
 inline rc::Gen<int64_t> Rows(Tier t) {
   if (t == Tier::kSmoke) return gen::Pick(std::vector<int64_t>{1, 3, 5});
+  if (t == Tier::kFull) return gen::Pick(std::vector<int64_t>{1, 3, 4, 5, 16, 17, 63, 65, 129, 0});
   return gen::Pick(std::vector<int64_t>{1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 33, 64, 0});
 }
 inline rc::Gen<int64_t> Cols(Tier t) {
   if (t == Tier::kSmoke) return gen::Pick(std::vector<int64_t>{1, 16, 17});
+  if (t == Tier::kFull) return gen::Pick(std::vector<int64_t>{1, 15, 16, 17, 63, 64, 65, 255, 257, 0});
   return gen::Pick(std::vector<int64_t>{1, 2, 3, 15, 16, 17, 31, 32, 33, 47, 64, 65, 129, 0});
 }
 inline rc::Gen<int64_t> Depth(Tier t) {
   if (t == Tier::kSmoke) return gen::Pick(std::vector<int64_t>{1, 7, 64});
+  if (t == Tier::kFull) return gen::Pick(std::vector<int64_t>{1, 3, 17, 100, 1024, 2047});
   return gen::Pick(std::vector<int64_t>{1, 2, 3, 7, 16, 17, 64, 100, 255, 512});
 }
 
@@ -48,7 +52,7 @@ inline Tolerance OutTolerance(const Params& p) {
   // in f32, a bf16 tie rounded the other way), so those cases take the bound.
   const bool exact_inputs = !p.Has("values") || p.Str("values") == "normal";
   if (p.Str("fill") == "integer" && exact_inputs) {
-    return Exact("whole-number inputs |x| <= 8, K <= 512: every product and partial sum is an "
+    return Exact("whole-number inputs |x| <= 8, K < 2^18: every product and partial sum is an "
                  "integer below 2^24, exact in f32, so the f32 sum IS the definition; one "
                  "rounding to out (docs/ops/gemm.md)");
   }

@@ -321,6 +321,7 @@ TEST(GoldenLayout, CaseRoundTripForEveryOp) {
         EXPECT_EQ(a.fmt, b.fmt) << a.name;
         EXPECT_EQ(a.shape, b.shape) << a.name;
         EXPECT_EQ(a.strides, b.strides) << a.name;
+        EXPECT_EQ(a.kn_repacked, b.kn_repacked) << a.name;
         EXPECT_EQ(a.role, b.role) << a.name;
         EXPECT_EQ(a.storage, b.storage) << p.Identity() << " " << a.name << " (gaps included)";
       }
