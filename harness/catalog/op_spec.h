@@ -28,6 +28,10 @@ struct OpSpec;
 struct OutputSpec {
   std::string tensor;
   Tolerance tol;
+  // Exact codes (fp4 payloads, block scales and their zero padding): a zero
+  // is a value the kernel must write over the poisoned output, not a vacuous
+  // match, so the zero-fraction trust rules do not apply to this output.
+  bool zeros_are_data = false;
 };
 
 using OracleResult = std::map<std::string, Expected>;

@@ -68,7 +68,7 @@ bool VacuousTolerance(double half, double v, double rms) {
 
 std::string MistrustReason(const TrustCounts& t, double max_zero_fraction) {
   if (t.n > 0 && t.nans == t.n) return "the reference is all NaN";
-  if (t.n > 0 && t.zeros == t.n) return "the reference is all zero";
+  if (t.n > 0 && t.zeros == t.n && max_zero_fraction <= 1.0) return "the reference is all zero";
   if (static_cast<double>(t.zeros) > max_zero_fraction * static_cast<double>(t.n)) {
     return "the reference is mostly zero (" + std::to_string(t.zeros) + " of " + std::to_string(t.n) + " elements)";
   }

@@ -74,6 +74,9 @@ struct TrustCounts {
 // An element's acceptance half-width says nothing when it is wider than both
 // the value itself and 1% of the reference's RMS (or is not finite).
 bool VacuousTolerance(double half_width, double v, double rms);
+// A max_zero_fraction above 1 (this value) turns the zero-count rules off: the
+// output holds exact codes whose zeros are data (OutputSpec::zeros_are_data).
+inline constexpr double kZerosAreData = 2.0;
 std::string MistrustReason(const TrustCounts& t, double max_zero_fraction);
 
 OutputCheck CheckOutput(const TensorData& got, const Expected& want, const Tolerance& tol,

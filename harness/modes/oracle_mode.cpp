@@ -59,7 +59,8 @@ class OracleMode : public Mode {
     bool bad = false;
     std::string mistrust;
     for (const OutputSpec& os : op.outputs(c)) {
-      const OutputCheck chk = CheckOutput(run.after.Get(os.tensor), want.at(os.tensor), os.tol, op.max_zero_fraction);
+      const double zero_fraction = os.zeros_are_data ? kZerosAreData : op.max_zero_fraction;
+      const OutputCheck chk = CheckOutput(run.after.Get(os.tensor), want.at(os.tensor), os.tol, zero_fraction);
       headroom = std::max(headroom, chk.m.headroom);
       r.tolerance += (r.tolerance.empty() ? "" : "; ") + os.tensor + ": " + os.tol.Describe() + " (" + os.tol.reason + ")";
       r.metrics[os.tensor] = {{"n", chk.m.n},

@@ -7,6 +7,7 @@
 #include "vt/ops_glue.h"
 #include "vt/ops_norm.h"
 #include "vt/ops_rope.h"
+#include "vt/ops_quant.h"
 
 namespace vt::kernel {
 
@@ -56,5 +57,13 @@ using QkvSplitFn = void(const ExecContext&, const Tensor& q_out, const Tensor& k
 // Embedding, IndexSelect, IndexCopy: (out, source, indices).
 using GatherFn = void(const ExecContext&, const Tensor& out, const Tensor& src, const Tensor& idx);
 using ConcatFn = void(const ExecContext&, const Tensor& out, const Tensor& a, const Tensor& b);
+// fp4 quant family: one input (x, or gate_up), two inputs (gate/up, attn/gate).
+using Fp4QuantFn = void(const ExecContext&, const Tensor& out_packed, const Tensor& out_scale,
+                        const Tensor& x, float gsi, Fp4ScaleLayout layout);
+using Fp4QuantBinaryFn = void(const ExecContext&, const Tensor& out_packed, const Tensor& out_scale,
+                              const Tensor& a, const Tensor& b, float gsi, Fp4ScaleLayout layout);
+using MatmulNvfp4Fp4Fn = void(const ExecContext&, const Tensor& out, const Tensor& a_packed,
+                              const Tensor& a_scale, const Tensor& b_packed, const Tensor& b_scale,
+                              float alpha);
 
 }  // namespace vt::kernel

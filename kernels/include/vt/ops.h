@@ -9,5 +9,6 @@
 #include "vt/ops_glue.h"
 #include "vt/ops_norm.h"
 #include "vt/ops_rope.h"
+#include "vt/ops_quant.h"
 #include "vt/registry.h"
 #include "vt/tensor.h"

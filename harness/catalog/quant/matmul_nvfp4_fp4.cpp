@@ -1,0 +1,160 @@
+// Catalog entry: matmul_nvfp4_fp4 (W4A4 NVFP4 GEMM: vLLM cutlass_scaled_fp4_mm
+// and its emulation - both operands e2m1 with e4m3 block scales, times alpha).
+#include <stdexcept>
+
+#include "harness/catalog/catalog.h"
+#include "harness/catalog/quant/quant_entry.h"
+#include "oracles/quant/matmul_nvfp4_fp4.h"
+#include "vt/ops.h"
+
+namespace vt::conform {
+namespace {
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("matmul_nvfp4_fp4");
+    p.Set("out", *gen::FloatOut());
+    p.Set("T", *gen::Rows(tier));
+    p.Set("N", *gen::Pick(std::vector<int64_t>{1, 2, 3, 5, 8, 16, 17, 33, 64}));
+    p.Set("G", *gen::Pick(std::vector<int64_t>{1, 2, 3, 4, 8, 16, 32}));
+    // Block-scale magnitudes: typical, small (e4m3 subnormals), large (448 saturation).
+    p.Set("sscale", *gen::Pick(std::vector<double>{1.0, 1.0, 0.02, 100.0}));
+    p.Set("alpha", *gen::Pick(std::vector<double>{1.0, 0.375, -2.5, 1e-3}));
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+void Build(Case& c) {
+  const Params& p = c.params;
+  const int64_t m = p.Int("T"), n = p.Int("N"), g = p.Int("G"), k = 16 * g;
+  const Fill bytes = Fill::Uniform(0.0, 256.0);  // every code pair, -0 nibbles included
+  const Fill scales = Fill::Normal(0.0, p.Num("sscale"));
+  c.Input("a_packed", vt::DType::kU8, {m, k / 2}, bytes);
+  c.Input("a_scale", vt::DType::kU8, {m, g}, scales).fmt = oracle::Fmt::kFp8E4M3;
+  c.Input("b_packed", vt::DType::kU8, {n, k / 2}, bytes);
+  c.Input("b_scale", vt::DType::kU8, {n, g}, scales).fmt = oracle::Fmt::kFp8E4M3;
+  c.Output("out", p.DType("out"), {m, n});
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  vt::MatmulNvfp4Fp4(ctx, ws["out"], ws["a_packed"], ws["a_scale"], ws["b_packed"], ws["b_scale"],
+                     ws.params().F32("alpha"));
+}
+
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
+  const TensorData& ap = c.Get("a_packed");
+  const TensorData& bp = c.Get("b_packed");
+  const int64_t m = ap.shape[0], n = bp.shape[0], k = 2 * ap.shape[1];
+  const auto a = oracle::DequantizeNvfp4(ap.Values(), c.Get("a_scale").Values(), m, k);
+  const auto b = oracle::DequantizeNvfp4(bp.Values(), c.Get("b_scale").Values(), n, k);
+  return {{"out", oracle::MatmulNvfp4Fp4<S>(a, b, m, n, k, static_cast<float>(c.params.Num("alpha")))}};
+}
+
+std::vector<OutputSpec> Outputs(const Case&) {
+  return {{"out", Bound("decoded e2m1 * e4m3 values and their products are exact in f32 (at most 12 "
+                        "significant bits); the f32 sum over K: running error bound of each add; times "
+                        "alpha; then one rounding to out (docs/ops/quant.md)")}};
+}
+
+// K not a multiple of 16: both packed operands 4 bytes (8 codes) wider; the
+// scale tensors keep floor(K/16) columns, so only the K condition breaks.
+ErrorCase KNotMultipleOf16() {
+  return ErrorCase(
+      "k_not_multiple_of_16",
+      [](Case& c) {
+        TensorData* a = c.Find("a_packed");
+        TensorData* b = c.Find("b_packed");
+        if (a == nullptr || b == nullptr) return false;
+        a->shape[1] += 4;
+        b->shape[1] += 4;
+        a->SetContiguous();
+        b->SetContiguous();
+        return true;
+      },
+      "multiple of 16");
+}
+
+// matmul_nvfp4_fp4 == matmul_bt on the dequantized operands (f32 [M,K] and
+// [N,K], f32 out), then mul_scalar by alpha into out's dtype. Both sum the same
+// exact f32 products sequentially over k and multiply the f32 sum by alpha
+// once (a commutative IEEE product), so the bytes agree.
+Claim DequantizedMatmul() {
+  Claim c;
+  c.name = "dequantized_matmul_times_alpha";
+  c.statement = "matmul_nvfp4_fp4 == mul_scalar(matmul_bt(dequant(a), dequant(b)) in f32, alpha) in out's dtype";
+  c.check = [](const OpSpec& op, const Case& mine, const vt::ExecContext& ctx) {
+    const OpSpec* bt = FindOp("matmul_bt");
+    const OpSpec* ms = FindOp("mul_scalar");
+    if (bt == nullptr || ms == nullptr) throw std::logic_error("claim names an unknown op");
+    const TensorData& ap = mine.Get("a_packed");
+    const TensorData& bp = mine.Get("b_packed");
+    const int64_t m = ap.shape[0], n = bp.shape[0], k = 2 * ap.shape[1];
+    Case g;
+    g.params = Params("matmul_bt");
+    for (const char* key : {"a", "b", "out"}) g.params.Set(key, "f32");
+    g.params.Set("M", m);
+    g.params.Set("K", k);
+    g.params.Set("N", n);
+    g.params.Set("a_pad", 0);
+    g.params.Set("repack", 0);
+    g.params.seed = mine.params.seed;
+    g.tensors = {TensorFromValues("a", vt::DType::kF32, {m, k}, Role::kInput,
+                                  oracle::DequantizeNvfp4(ap.Values(), mine.Get("a_scale").Values(), m, k)),
+                 TensorFromValues("b", vt::DType::kF32, {n, k}, Role::kInput,
+                                  oracle::DequantizeNvfp4(bp.Values(), mine.Get("b_scale").Values(), n, k)),
+                 TensorFromValues("out", vt::DType::kF32, {m, n}, Role::kOutput,
+                                  std::vector<double>(static_cast<std::size_t>(m * n), 0.0))};
+    const Execution fused = Execute(op, mine, ctx);
+    const Execution dot = Execute(*bt, g, ctx);
+    if (!fused.guard_error.empty()) return ClaimOutcome::Violated(fused.guard_error);
+    if (!dot.guard_error.empty()) return ClaimOutcome::Violated("matmul_bt: " + dot.guard_error);
+    Case s;
+    s.params = Params("mul_scalar");
+    s.params.Set("x", "f32");
+    s.params.Set("out", mine.params.Str("out"));
+    s.params.Set("s", static_cast<double>(mine.params.F32("alpha")));
+    s.params.seed = mine.params.seed;
+    s.tensors = {CopyTensor(dot.after.Get("out"), "x", Role::kInput),
+                 CopyTensor(mine.Get("out"), "out", Role::kOutput)};
+    const Execution scaled = Execute(*ms, s, ctx);
+    if (!scaled.guard_error.empty()) return ClaimOutcome::Violated("mul_scalar: " + scaled.guard_error);
+    const std::string d = DiffBytes(fused.after.Get("out"), scaled.after.Get("out"), /*any_nan=*/true);
+    return d.empty() ? ClaimOutcome::Holds() : ClaimOutcome::Violated(d);
+  };
+  return c;
+}
+
+}  // namespace
+
+OpSpec Spec_matmul_nvfp4_fp4() {
+  OpSpec s;
+  s.name = "matmul_nvfp4_fp4";
+  s.family = "quant";
+  s.dtypes = "cpu: a_packed u8 [M,K/2], a_scale u8 (e4m3) [M,K/16], b_packed u8 [N,K/2], b_scale u8 "
+             "[N,K/16], K % 16 == 0; out f32/bf16 [M,N]";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
+  s.outputs = Outputs;
+  s.contract = {{entry::Operand("a_packed", entry::kU8, entry::kContiguous, {2}),
+                 entry::Operand("a_scale", entry::kU8, entry::kContiguous, {2}),
+                 entry::Operand("b_packed", entry::kU8, entry::kContiguous, {2}),
+                 entry::Operand("b_scale", entry::kU8, entry::kContiguous, {2}),
+                 entry::Written("out", entry::kFloatOut, entry::kContiguous, {2})},
+                {entry::Finite("alpha")}};
+  // A NaN scale byte (0x7F / 0xFF) poisons 16 products of every dot product
+  // it enters: one per row of a (rows 3 mod 4) and of b (columns 3 mod 4).
+  s.values.specials = {{"a_scale", true}, {"b_scale", true}};
+  s.errors = {KNotMultipleOf16(),         mut::Dim("a_packed", 0, 1), mut::Dim("a_scale", 1, 1),
+              mut::Dim("a_scale", 0, 1),  mut::Dim("b_packed", 1, 1), mut::Dim("b_packed", 0, 1),
+              mut::Dim("b_scale", 1, 1),  mut::Dim("b_scale", 0, 1),  mut::Dim("out", 0, 1),
+              mut::Dim("out", 1, 1)};
+  s.claims = {RowSlice({"a_packed", "a_scale", "out"}), DequantizedMatmul()};
+  return s;
+}
+
+}  // namespace vt::conform
