@@ -128,7 +128,7 @@ std::string CanonicalSha(const Json& m) {
 std::optional<GoldenDType> ParseGoldenDType(const std::string& name) {
   using oracle::Fmt;
   if (name == "f32") return GoldenDType{vt::DType::kF32, Fmt::kF32, {"<f4"}};
-  if (name == "f16") return GoldenDType{vt::DType::kF16, Fmt::kF16, {"<f2"}};
+  if (name == "f16") return GoldenDType{vt::DType::kF16, Fmt::kF16, {"<f2", "<u2"}};  // raw uint16 bits too (upstream-oracles 2.1)
   if (name == "bf16") return GoldenDType{vt::DType::kBF16, Fmt::kBF16, {"<u2"}};
   if (name == "i32") return GoldenDType{vt::DType::kI32, Fmt::kF32, {"<i4"}};
   if (name == "i64") return GoldenDType{vt::DType::kI64, Fmt::kF32, {"<i8"}};
