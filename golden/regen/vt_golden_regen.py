@@ -120,9 +120,13 @@ def main(argv):
         from vt_regen.upstream import SignatureChanged
         try:
             if a.replay_recorded:
-                from vt_regen.replay import replay_dir
-                ok, bad, skipped = replay_dir(a.replay_recorded)
-                print(f"{ok} reproduced, {bad} differ, {skipped} not replayed")
+                from vt_regen.replay import ReplayError, replay_dir
+                try:
+                    ok, bad, skipped = replay_dir(a.replay_recorded)
+                except ReplayError as e:
+                    print(f"vt-golden regen: {e}", file=sys.stderr)
+                    return 2
+                print(f"{ok} reproduced, {bad} differ or unreadable, {skipped} not replayed")
                 return 1 if bad else 0
             return regen(a)
         except SignatureChanged as e:

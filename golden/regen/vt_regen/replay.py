@@ -88,13 +88,27 @@ NOT_REPLAYED = {
 }
 
 
+class ReplayError(Exception):
+    """Nothing to replay: one line, exit 2."""
+
+
 def replay_dir(root):
     """Prints one line per case; returns (reproduced, failed, not replayed) counts."""
+    if not Path(root).is_dir():
+        raise ReplayError(f"--replay-recorded: '{root}' is not a folder")
     dirs = sorted(p.parent for p in Path(root).rglob("manifest.json"))
+    if not dirs:
+        raise ReplayError(f"--replay-recorded: no case folder (with manifest.json) under '{root}'")
     counts = [0, 0, 0]
     with vllm_config():
         for d in dirs:
-            man, arrays = read_folder(d)
+            try:
+                man, arrays = read_folder(d)
+                man["op"], man["outputs"], man["tensors"]
+            except (OSError, ValueError, KeyError, TypeError) as e:
+                print(f"UNREADABLE {d.name}: {type(e).__name__}: {e}")
+                counts[1] += 1  # a case that cannot be read is not a reproduction
+                continue
             fn = REPLAY.get(man.get("op"))
             if man.get("op") in TRITON_OPS and not HAS_TRITON:
                 print(f"NOT REPLAYED {d.name} [{man['op']}]: Triton kernel, and this environment has no triton "
