@@ -94,6 +94,15 @@ struct GoldenMapping {
   // tolerance cannot vouch for (e.g. a bf16 cos/sin cache under atol 1e-2,
   // where most sin values near position 0 are below the atol).
   std::map<std::string, GoldenTolerance> tighter;
+  // Checks the adapter made itself on recorded intermediates that no op
+  // outputs (e.g. upstream's inv_freq before the cache is built from it):
+  // each adds a line to the verdict, and a failed one fails the case.
+  struct SideCheck {
+    std::string golden;  // the manifest tensor checked
+    std::string line;    // what was measured, for the verdict's detail
+    std::string failure; // empty: it held
+  };
+  std::vector<SideCheck> side_checks;
 };
 struct GoldenAdapter {
   std::string manifest_op;  // the manifest's "op" ("rmsnorm", "l2norm", ...)

@@ -184,6 +184,13 @@ CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult 
     r.reason = "refused: " + dir + "/manifest.json: " + e.what();
     return r;
   }
+  for (const GoldenMapping::SideCheck& side : map.side_checks) {
+    r.detail += "  " + side.golden + " (checked by the adapter): " + side.line + "\n";
+    if (!side.failure.empty() && r.status == Outcome::kPassed) {
+      r.status = Outcome::kFailedIncorrect;
+      r.reason = side.golden + ": " + side.failure;
+    }
+  }
   if (map.compare.empty()) {
     r.status = Outcome::kMistrusted;
     r.reason = "the adapter compares nothing for this case";

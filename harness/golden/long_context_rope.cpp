@@ -10,6 +10,9 @@
 //    table is 64 MB), and positions are renumbered onto them.
 //  - Phi-3 LongRoPE in long mode reads row position + original max position
 //    (vLLM's index offset into its short|long cache): positions are mapped.
+//  - Mixed NTK cases record upstream's inv_freq (torch's vectorized pow/exp
+//    are not correctly rounded): it is checked against ours within a derived
+//    bound and the cache is built from it (AdoptRecordedInvFreq).
 //  - q/k are then rotated in place by rope_from_cache and compared with
 //    q_out / k_out. With f32 q the rotation is bit-identical to vLLM's
 //    forward_native on the same cache (x*c - y*s, y*c + x*s: two f32 products
@@ -17,7 +20,10 @@
 //    and the kernel once at the store, which the manifest's bf16 tolerance
 //    (1e-2 / 1.6e-2) absorbs.
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
+#include <optional>
 
 #include "harness/catalog/claims.h"
 #include "harness/golden/composite_adapters.h"
@@ -36,6 +42,68 @@ int64_t RequiredInt(const GoldenCase& g, const char* key) {
   const std::optional<int64_t> v = g.ArgInt(key);
   if (!v) Refuse(g, std::string("args.") + key + " is required");
   return *v;
+}
+
+// How far upstream's inv_freq may lie from the harness's, in units of
+// u = 2^-23 relative to the recorded value. Only mixed NTK records it: its
+// frequencies go through torch's vectorized f32 pow and exp, which are
+// within 1 ulp (not correctly rounded, and their bits depend on the SIMD
+// path), so no builder can promise its bits. Ours are correctly rounded
+// (<= 0.5 ulp), so per element, relative to the true values:
+//   p = i^b        1.5u apart (0.5 + 1.0)
+//   a * p          + 1u (one rounding on each side): 2.5u relative
+//   exp(a p)       the argument's absolute gap is |a p| * 2.5u <= ln(factor) * 2.5u,
+//                  which exp turns into that relative gap; + 1.5u for the two exps
+//   inv / lambda   + 1u (one division on each side)
+// Total (2.5 ln(factor) + 4) u to first order; the second-order terms are
+// below 1e-6 of that, covered by one more u. Every other scaling's builder
+// reproduces vLLM's bits (docs/ops/rope.md), so a recorded inv_freq is
+// held to equality there.
+double InvFreqAllowedUnits(const rope::RopeScaling& s) {
+  if (s.kind != rope::Kind::kNtk || !s.mixed_b) return 0.0;
+  return 2.5 * std::abs(std::log(s.factors[0])) + 5.0;
+}
+
+// Compares the harness's inv_freq with the recorded one within the derived
+// bound, then builds the cache from the recorded values: past that bound the
+// remaining steps (t * inv_freq, cos, sin, the rotation) are the ones the
+// rest of the adapter checks at the manifest's tolerance, and a one-ulp
+// frequency gap times a position near 131k would otherwise exceed it.
+GoldenMapping::SideCheck AdoptRecordedInvFreq(const GoldenCase& g, const rope::RopeScaling& s,
+                                              rope::CachePlan& plan) {
+  const TensorData& rec = g.Get("inv_freq");
+  if (plan.segments.size() != 1) Refuse(g, "inv_freq is recorded, but this scaling builds several caches");
+  std::vector<float>& ours = plan.segments[0].inv_freq;
+  const std::vector<double> want = rec.Values();
+  if (want.size() != ours.size()) {
+    Refuse(g, "inv_freq must hold rotary_dim / 2 = " + std::to_string(ours.size()) + " values");
+  }
+  const double units = InvFreqAllowedUnits(s);
+  GoldenMapping::SideCheck c;
+  c.golden = "inv_freq";
+  double worst = 0;
+  int64_t bad = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const double gap = std::abs(static_cast<double>(ours[i]) - want[i]);
+    const double allowed = units * 0x1p-23 * std::abs(want[i]);
+    if (want[i] != 0) worst = std::max(worst, gap / (0x1p-23 * std::abs(want[i])));
+    if (!(gap <= allowed)) {
+      if (bad++ == 0) {
+        c.failure = "element " + std::to_string(i) + ": recorded " + std::to_string(want[i]) + ", ours " +
+                    std::to_string(ours[i]) + " (" + std::to_string(gap / (0x1p-23 * std::abs(want[i]))) +
+                    " u apart, allowed " + std::to_string(units) + " u)";
+      }
+      continue;
+    }
+    ours[i] = static_cast<float>(want[i]);
+  }
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "%lld/%zu outside %.3g u (u = 2^-23 relative; derived in long_context_rope.cpp), max %.3g u; "
+                "the cache is built from the recorded values",
+                static_cast<long long>(bad), want.size(), units, worst);
+  c.line = buf;
+  return c;
 }
 
 }  // namespace
@@ -82,7 +150,9 @@ GoldenMapping MapLongContextRope(const GoldenCase& g) {
   const int64_t hk = has_k ? heads_of(g.Get("k_in"), "k_in") : 0;
 
   // The cache: all of it when the golden records it, else the rows read.
-  const rope::CachePlan plan = rope::PlanCache(s);
+  rope::CachePlan plan = rope::PlanCache(s);
+  std::optional<GoldenMapping::SideCheck> inv_check;
+  if (g.Has("inv_freq")) inv_check = AdoptRecordedInvFreq(g, s, plan);
   const bool compare_cache = g.Has("cos_sin_cache");
   std::vector<double> rows_read;
   for (const double p : pos_in.Values()) {
@@ -137,6 +207,7 @@ GoldenMapping MapLongContextRope(const GoldenCase& g) {
   p.Set("scaling", std::string(rope::Name(s.kind)));
 
   GoldenMapping m;
+  if (inv_check) m.side_checks.push_back(*inv_check);
   m.run_op = "rope_from_cache";
   m.c.params = p;
   TensorData q = GoldenTensor(g, "q_in", "q", Role::kInPlace);

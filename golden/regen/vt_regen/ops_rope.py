@@ -38,6 +38,10 @@ SCALINGS = {
                                       "mrope_section": "SECTION", "mrope_interleaved": True}, "mrope"),
     "yarn_mrope_text_1d": (True, {"rope_type": "yarn", "factor": "FILL", "original_max_position_embeddings": "ORIG",
                                   "mrope_section": "SECTION"}, "1d"),
+    "deepseek_yarn_neox": (True, {"rope_type": "deepseek_yarn", "factor": "FILL", "original_max_position_embeddings":
+                                  "ORIG", "beta_fast": 32, "beta_slow": 1, "mscale": 1.0, "mscale_all_dim": 1.0}, "1d"),
+    "deepseek_yarn_gptj": (False, {"rope_type": "deepseek_yarn", "factor": "FILL", "original_max_position_embeddings":
+                                   "ORIG", "mscale": 0.707, "mscale_all_dim": 0.707}, "1d"),
     "ntk_fixed_neox": (True, {"rope_type": "ntk", "factor": 4.0}, "1d"),
     "ntk_mixed_neox": (True, {"rope_type": "ntk", "factor": 4.0, "mixed_b": 0.5}, "1d"),
     "longrope_neox_short": (True, {"rope_type": "longrope", "short_factor": "SHORT", "long_factor": "LONG",
@@ -151,7 +155,15 @@ def _case(seed, dtype, shape, key, op):
                         rope_parameters=dict(rope_parameters), dtype=TORCH_DTYPE[dtype])
         # Phi3LongRoPE is a plain nn.Module: its forward is the torch reference.
         fwd = getattr(rope, "forward_native", None) or rope.forward
-        q_out, k_out = fwd(positions, q.clone(), k.clone())
+        if "deepseek" in key:
+            # DeepseekScalingRotaryEmbedding broadcasts its cache over a head
+            # axis: it takes q/k as [T, H, D] (the others take [T, H*D]).
+            q_out, k_out = fwd(positions, q.clone().view(t, hq, head), k.clone().view(t, hk, head))
+            q_out, k_out = q_out.reshape(t, hq * head), k_out.reshape(t, hk * head)
+            adjustments = adjustments + ["q/k passed as [T, H, D] views (the class's own layout), outputs "
+                                         "reshaped to [T, H*D]"]
+        else:
+            q_out, k_out = fwd(positions, q.clone(), k.clone())
     tensors = {"positions": ("i64", to_store(positions, "i64")), "q_in": (dtype, to_store(q, dtype)),
                "k_in": (dtype, to_store(k, dtype))}
     outputs = []
@@ -160,12 +172,20 @@ def _case(seed, dtype, shape, key, op):
     if shape == "small" and hasattr(rope, "cos_sin_cache"):
         tensors["cos_sin_cache"] = (dtype, to_store(rope.cos_sin_cache, dtype))
         outputs.append("cos_sin_cache")
+    if "ntk_mixed" in key:
+        # Mixed NTK forms its frequencies with torch's vectorized f32 pow and
+        # exp, which are not correctly rounded (about 1 ulp): the checker
+        # cannot rebuild these bits, and one ulp times a position near 131k
+        # is visible in q/k. The case records them; the checker compares its
+        # own within the derived bound, then builds the cache from them.
+        tensors["inv_freq"] = ("f32", to_store(rope._compute_inv_freq(rope.base), "f32"))
+        outputs.append("inv_freq")
     tensors["q_out"] = (dtype, to_store(q_out, dtype))
     tensors["k_out"] = (dtype, to_store(k_out, dtype))
     outputs += ["q_out", "k_out"]
     args = {"head_size": head, "max_position": max_pos, "is_neox_style": neox, "rope_parameters": rope_parameters,
             "dtype": dtype, "num_q_heads": hq, "num_kv_heads": hk, "class_name": type(rope).__name__, "seed": seed}
-    if adjustments:
+    if "longrope" in key:
         args["max_model_len"] = max_model_len
     if op == "rope":  # the plain-rope runner's keys (rope_f32_pos_short)
         args = {"base": rope_parameters["rope_theta"], "rotary_dim": rot, "head_size": head, "num_q_heads": hq,
@@ -184,14 +204,10 @@ def rope(seed, dtype, shape):
     return [_case(seed, dtype, shape, key, "rope") for key in ("default_neox", "default_gptj")]
 
 
-# Withheld, with the reason (docs/goldens.md, "Open findings"):
-#  - deepseek_yarn: DeepseekScalingRotaryEmbedding.forward_native wants q/k as
-#    [T, H, D] (given [T, H*D] it returns a broadcast shape); not wired yet.
-#  - ntk_mixed realistic: the harness's mixed-NTK cache differs from vLLM's at
-#    positions near 131k (q/k off by up to 3.4e-4 against 1e-5: an inv_freq a
-#    rounding away, times the position); an open finding against
-#    harness/golden/rope_scaling.cpp, so the case is not recorded until fixed.
-WITHHELD = {("ntk_mixed_neox", "realistic")}
+# Withheld, with the reason (docs/goldens.md, "Open findings"): none now.
+#  (Resolved: mixed NTK at 131k positions records its inv_freq, see _case;
+#  DeepSeek YaRN is called with [T, H, D] views.)
+WITHHELD = set()
 
 
 def long_context_rope(seed, dtype, shape):

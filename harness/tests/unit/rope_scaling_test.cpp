@@ -526,6 +526,44 @@ TEST(LongContextRope, RowsReadPhi3OffsetAndDtype) {
   EXPECT_EQ(m.c.Get("positions").Values(), (std::vector<double>{32, 33, 159}));
 }
 
+// Mixed NTK records upstream's inv_freq (torch's vectorized pow/exp are not
+// correctly rounded): within the derived (2.5 ln(factor) + 5) u the cache is
+// built from the recorded values; a frequency further off fails the case.
+TEST(LongContextRope, MixedNtkRecordedInvFreq) {
+  const Json mixed = {{"rope_type", "ntk"}, {"rope_dim", 8}, {"factor", 4.0}, {"mixed_b", 0.5}};
+  const RopeScaling s = ParseRopeScaling(mixed, 16, 128, true, {});
+  const std::vector<float> ours = PlanCache(s).segments.at(0).inv_freq;
+  const double units = 2.5 * std::log(4.0) + 5.0;
+  for (const double shift_u : {0.0, 3.0, units * 0.99, units * 1.5, 40.0}) {
+    GoldenCase g = Manifest(mixed, vt::DType::kF32, {2}, {0, 127}, false);
+    std::vector<double> rec(ours.begin(), ours.end());
+    rec[2] = static_cast<double>(static_cast<float>(rec[2] * (1 + shift_u * 0x1p-23)));
+    g.tensors["inv_freq"] = TensorFromValues("inv_freq", vt::DType::kF32, {4}, Role::kInput, rec);
+    const GoldenMapping m = MapLongContextRope(g);
+    ASSERT_EQ(m.side_checks.size(), 1u);
+    const bool within = std::abs(rec[2] - ours[2]) <= units * 0x1p-23 * std::abs(rec[2]);
+    EXPECT_EQ(m.side_checks[0].failure.empty(), within) << shift_u << " u: " << m.side_checks[0].line;
+    EXPECT_EQ(shift_u < units, within) << shift_u;
+    if (within) {  // the rows are built from the recorded frequencies
+      CachePlan recorded = PlanCache(s);
+      for (std::size_t i = 0; i < rec.size(); ++i) recorded.segments[0].inv_freq[i] = static_cast<float>(rec[i]);
+      std::vector<float> row(8);
+      FillRow(recorded, 127, row.data());
+      const std::vector<double> cache = m.c.Get("cache").Values();  // rows: position 0, position 127
+      for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(cache[8 + i], static_cast<double>(row[i])) << shift_u;
+    }
+  }
+  // Every other scaling reproduces vLLM's bits: a recorded inv_freq one ulp
+  // away fails.
+  GoldenCase g = Manifest(kYarnMrope, vt::DType::kF32, {5}, {0, 1, 2, 3, 4}, false);
+  const RopeScaling y = ParseRopeScaling(kYarnMrope, 16, 128, true, {});
+  const CachePlan plan = PlanCache(y);
+  std::vector<double> rec(plan.segments.at(0).inv_freq.begin(), plan.segments.at(0).inv_freq.end());
+  rec[1] = std::nextafter(static_cast<float>(rec[1]), 1.0f);
+  g.tensors["inv_freq"] = TensorFromValues("inv_freq", vt::DType::kF32, {4}, Role::kInput, rec);
+  EXPECT_FALSE(MapLongContextRope(g).side_checks.at(0).failure.empty());
+}
+
 TEST(LongContextRope, Refusals) {
   EXPECT_THROW(MapLongContextRope(Manifest(kLongRope, vt::DType::kF32, {2}, {0, 128}, false, 128)), GoldenError);
   Json bad = kLongRope;
