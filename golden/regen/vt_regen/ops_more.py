@@ -46,14 +46,50 @@ def rmsnorm_gated(seed, dtype, shape):
                           ["x", "gate", "weight"], ["out"], tol, why,
                           provenance(rms_norm_ref, "plain torch: the reference of fla's Triton rmsnorm_fn "
                                      "(layernorm_guard.rms_norm_ref, upcast=True)", seed=seed)))
+    return cases + _rmsnorm_gated_sigmoid(seed, dtype, shape)
+
+
+def _rmsnorm_gated_sigmoid(seed, dtype, shape):
+    """The sigmoid gate (KDA's output norm): fla's rms_norm_ref has only silu,
+    vLLM's RMSNormGated.forward_static (plain torch, f32 inside, one rounding
+    to the input dtype at the end) has both."""
+    from vllm.model_executor.layers.layernorm import RMSNormGated
+    # Ungrouped only: the seed's gated norms take the sigmoid gate on whole
+    # rows (rms_norm_gated); the grouped form (rms_norm_gated_group) is silu.
+    variants = {"small": [("sigmoid", 8, 64, None, True)], "realistic": [("sigmoid", 16, 128, None, True)]}[shape]
+    cases = []
+    for variant, t, w, group, before in variants:
+        name = f"rmsnorm_gated_{variant}_{dtype}_{shape}"
+        g = generator(seed, name)
+        dt = TORCH_DTYPE[dtype]
+        x = torch.randn(t, w, generator=g).to(dt)
+        z = (torch.randn(t, w, generator=g) * 2).to(dt)
+        weight = (torch.randn(w, generator=g) * 0.5 + 1).to(dt)
+        out = RMSNormGated.forward_static(x, z, weight, 1e-6, dt, group_size=group, norm_before_gate=before,
+                                          activation="sigmoid")
+        tol, why = _tol(dtype)
+        cases.append(Case(name, "rmsnorm_gated", {"eps": 1e-6, "norm_before_gate": before, "activation": "sigmoid",
+                                                  "group_size": group},
+                          {"x": (dtype, to_store(x, dtype)), "gate": (dtype, to_store(z, dtype)),
+                           "weight": (dtype, to_store(weight, dtype)), "out": (dtype, to_store(out, dtype))},
+                          ["x", "gate", "weight"], ["out"], tol, why,
+                          provenance(RMSNormGated.forward_static, "plain torch: vLLM's RMSNormGated.forward_static "
+                                     "(activation='sigmoid'; f32 inside, rounded to the input dtype)", seed=seed)))
     return cases
 
 
 def rmsnorm_gated_replay(man, a):
     from vllm.third_party.flash_linear_attention.ops.layernorm_guard import rms_norm_ref
     args = man["args"]
+    if args.get("activation", "silu") == "sigmoid":
+        from vllm.model_executor.layers.layernorm import RMSNormGated
+        t = {k: from_store(a[k], man["tensors"][k]["dtype"]) for k in ("x", "gate", "weight")}
+        return {"out": RMSNormGated.forward_static(t["x"], t["gate"], t["weight"], args.get("eps", 1e-6),
+                                                   torch.float32, group_size=args.get("group_size"),
+                                                   norm_before_gate=args.get("norm_before_gate", True),
+                                                   activation="sigmoid")}
     if args.get("activation", "silu") not in ("silu", "swish"):
-        return None  # rms_norm_ref has only the silu gate: the Triton kernel is the callable
+        return None  # neither reference has this gate: the Triton kernel is the callable
     t = {k: from_store(a[k], man["tensors"][k]["dtype"]) for k in ("x", "gate", "weight")}
     return {"out": rms_norm_ref(t["x"], t["weight"], None, z=t["gate"], eps=args.get("eps", 1e-6),
                                 group_size=args.get("group_size"), norm_before_gate=args.get("norm_before_gate", True))}
