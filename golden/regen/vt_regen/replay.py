@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from . import ops_gdn, ops_more
+from . import ops_composite, ops_gdn, ops_more
 from .caseio import as_float, read_folder
 from .upstream import HAS_TRITON, TORCH_DTYPE, from_store, vllm_config
 
@@ -73,6 +73,8 @@ def _long_context_rope(man, a):
                         dict(args["rope_parameters"]), args.get("dtype", "f32"))
 
 
+REPLAY_COMPOSITE = {"dense_attention": ops_composite.dense_attention_replay,
+                    "moe_block": ops_composite.moe_block_replay}
 REPLAY = {"rmsnorm": _rmsnorm, "silu_and_mul": _silu_and_mul, "gelu_and_mul": _gelu_and_mul,
           "embedding": _embedding, "matmul": _matmul, "rope": _rope, "long_context_rope": _long_context_rope,
           "rmsnorm_gated": ops_more.rmsnorm_gated_replay, "l2norm": ops_more.l2norm_replay, "moe_router_topk": ops_more.moe_router_topk_replay,
@@ -82,8 +84,6 @@ REPLAY = {"rmsnorm": _rmsnorm, "silu_and_mul": _silu_and_mul, "gelu_and_mul": _g
 
 # Why the others are not replayed here (the table in docs/goldens.md).
 NOT_REPLAYED = {
-    "moe_block": "composite chain (F.linear, torch_topk, torch_experts, shared expert); not yet wired",
-    "dense_attention": "composite chain (GemmaRMSNorm, get_rope, causal GQA, sigmoid gate); not yet wired",
     "gdn_packed_decode_bf16": "a GPU-only packed kernel compared by bit statistics: no CPU reference",
 }
 
@@ -109,7 +109,7 @@ def replay_dir(root):
                 print(f"UNREADABLE {d.name}: {type(e).__name__}: {e}")
                 counts[1] += 1  # a case that cannot be read is not a reproduction
                 continue
-            fn = REPLAY.get(man.get("op"))
+            fn = REPLAY.get(man.get("op")) or REPLAY_COMPOSITE.get(man.get("op"))
             if man.get("op") in TRITON_OPS and not HAS_TRITON:
                 print(f"NOT REPLAYED {d.name} [{man['op']}]: Triton kernel, and this environment has no triton "
                       "(vt-golden regen --setup --with-triton)")
