@@ -46,6 +46,10 @@ struct Campaign {
   // the op has strided-capable operands.
   std::vector<int64_t> strides = {0, 0, 1, 17};
   std::vector<Axis> axes;
+  // Error cases (negative mode) drawn half of the time when named here (a
+  // substring of the error case's name): the op's own preconditions, among
+  // the many contract-derived ones (dtype, layout, alias, ...).
+  std::vector<std::string> error_focus;
   std::string why;  // one line for --list: what the campaign aims at
 };
 

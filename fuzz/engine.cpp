@@ -30,6 +30,7 @@ struct Probe {
   int threads = 0;
   uint64_t error_pick = 0;
   std::string error;
+  const std::vector<const ErrorCase*>* focus = nullptr;  // the campaign's error_focus, if any
 };
 
 bool DTypesAllowed(const Params& p, const std::vector<std::string>& dtypes) {
@@ -72,8 +73,10 @@ CaseResult CheckCase(const OpSpec& op, const std::vector<const Mode*>& modes, co
     } else if (m->name() == "negative") {
       // One error case per drawn case; one that does not apply to this case
       // (no residual to corrupt, ...) hands over to the next, a few times.
+      const bool focused = probe.focus != nullptr && !probe.focus->empty() && (probe.error_pick & 1) != 0;
       for (int k = 0; k < 6 && probe.error.empty(); ++k) {
-        const ErrorCase* ec = vocab::PickErrorCase(op, probe.error_pick + static_cast<uint64_t>(k));
+        const uint64_t pick = (probe.error_pick >> 1) + static_cast<uint64_t>(k);
+        const ErrorCase* ec = focused ? (*probe.focus)[pick % probe.focus->size()] : vocab::PickErrorCase(op, pick);
         if (ec == nullptr) break;
         Case c = BuildCase(op, p);
         if (ec->mutate(c)) probe.error = ec->name;
@@ -127,7 +130,8 @@ std::string Save(const OpSpec& op, const Params& p, const CaseResult& r, const P
 }
 
 void PrintResult(const CaseResult& r, std::ostream& out) {
-  out << "  " << r.id << "\n  " << Name(r.status) << " (" << r.mode << "): " << r.reason << "\n";
+  out << "  " << r.id << "\n  " << Name(r.status) << " (" << r.mode << ")"
+      << (r.reason.empty() ? std::string() : ": " + r.reason) << "\n";
   if (!r.detail.empty()) {
     std::istringstream lines(r.detail);
     std::string line;
@@ -175,12 +179,21 @@ OpReport FuzzOp(const OpSpec& op, const Campaign& campaign, const Settings& s, s
   }
   const bool strided = !vocab::StridedOperands(op.contract).empty() && !campaign.strides.empty();
   const uint64_t base = SplitMix64(s.seed ^ HashName(op.name));
-  std::set<std::string> signatures;
+  std::vector<const ErrorCase*> focus;
+  for (const ErrorCase& e : op.errors) {
+    for (const std::string& f : campaign.error_focus) {
+      if (e.name.find(f) != std::string::npos) {
+        focus.push_back(&e);
+        break;
+      }
+    }
+  }
+  std::map<std::string, int> signatures;  // failure kind -> times seen
   const auto t0 = Clock::now();
   auto last_print = t0;
   for (uint64_t k = 0;; ++k) {
     if (s.max_cases > 0 && rep.cases >= s.max_cases) break;
-    if (s.seconds > 0 && Since(t0) >= s.seconds) break;
+    if (s.seconds > 0 && rep.cases > 0 && Since(t0) >= s.seconds) break;
     if (static_cast<int>(k % static_cast<uint64_t>(s.shard_count)) != s.shard_index) continue;
     // Case k: its own random stream, so a shard or a rerun draws the same case k.
     rc::Random random(base + k * 0x9E3779B97F4A7C15ull);
@@ -216,6 +229,7 @@ OpReport FuzzOp(const OpSpec& op, const Campaign& campaign, const Settings& s, s
     Probe probe;
     probe.threads = s.threads.empty() ? 0 : s.threads[(knob >> 16) % s.threads.size()];
     probe.error_pick = knob >> 24;
+    probe.focus = &focus;
     const Params p = sh.value();
     for (const Axis& a : campaign.axes) {
       for (const AxisOption& o : a.options) {
@@ -229,9 +243,15 @@ OpReport FuzzOp(const OpSpec& op, const Campaign& campaign, const Settings& s, s
       Found f;
       f.first = r;
       const std::string sig = Signature(r);
-      f.repeat = !signatures.insert(sig).second;
+      const int seen = signatures[sig]++;
+      f.repeat = seen > 0;
       if (f.repeat) {
-        out << "FAILED again (" << r.mode << ", same kind as an earlier failure, not shrunk): " << r.id << "\n";
+        // Printed a few times (it may be a different bug with the same
+        // symptom: the repro line is there), then only counted.
+        if (seen <= 3) {
+          out << "FAILED again (" << r.mode << ", same kind as an earlier failure, not shrunk): " << r.id << "\n";
+          if (seen == 3) out << "  (further failures of this kind are counted, not printed)\n";
+        }
         f.shrunk = r;
       } else {
         out << "FAILED " << op.name << "/" << r.mode << " case " << k << " (oracle threads " << probe.threads

@@ -6,10 +6,13 @@
 // repro line and saved in the golden layout; `--replay DIR` reruns saved
 // cases bit for bit. Exit 0 nothing failed, 1 a failure found (or
 // reproduced), 2 a usage or environment error.
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <random>
+#include <sstream>
 
 #include "fuzz/campaign.h"
 #include "fuzz/engine.h"
@@ -25,6 +28,12 @@ using namespace vt::conform;
 std::string Hex(uint64_t v) {
   std::ostringstream os;
   os << "0x" << std::hex << v;
+  return os.str();
+}
+
+std::string FormatSeconds(double v) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(v < 10 ? 1 : 0) << v << " s";
   return os.str();
 }
 
@@ -64,6 +73,7 @@ void List(std::ostream& out) {
       for (const fuzz::AxisOption& o : a.options) out << " [" << o.name << "]";
       out << "\n";
     }
+    if (!c.error_focus.empty()) out << "    error cases drawn half of the time: " << JoinNames(c.error_focus) << "\n";
     out << "    " << c.why << "\n";
   }
 }
@@ -105,13 +115,23 @@ int main(int argc, char** argv) {
   }
   nlohmann::ordered_json doc = {{"tool", "vt-fuzz"}, {"seed", Hex(seed)}, {"ops", nlohmann::ordered_json::array()}};
   int cases = 0, failed = 0;
-  for (const OpSpec* op : ops) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const OpSpec* op = ops[i];
     const fuzz::Campaign c = fuzz::CampaignFor(*op);
     fuzz::Settings s;
     s.seed = seed;
     s.tier = o.tier.empty() ? c.tier : *ParseTier(o.tier);
     s.max_cases = o.cases;
-    s.seconds = o.seconds > 0 ? o.seconds / static_cast<double>(ops.size()) : o.cases > 0 ? 0 : c.seconds;
+    if (o.seconds > 0) {
+      // What is left of the time box, split over the ops still to run: an
+      // op whose last case overran its share takes it from the others, so the
+      // run ends near --time. Every op runs at least one case.
+      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      s.seconds = std::max(0.01, (o.seconds - spent) / static_cast<double>(ops.size() - i));
+    } else {
+      s.seconds = o.cases > 0 ? 0 : c.seconds;
+    }
     s.threads = o.threads.empty() ? c.threads : o.threads;
     s.modes = ModesFor(*op, o.modes.empty() ? c.modes : o.modes);
     s.dtypes = o.dtypes;
@@ -121,7 +141,7 @@ int main(int argc, char** argv) {
     s.quiet = o.quiet;
     std::cout << "== " << op->name << ": tier " << Name(s.tier) << ", modes " << JoinNames(s.modes)
               << ", oracle threads " << JoinInts(s.threads) << ", "
-              << (s.seconds > 0 ? std::to_string(static_cast<int>(s.seconds + 0.5)) + " s" : std::string("no time limit"))
+              << (s.seconds > 0 ? FormatSeconds(s.seconds) : std::string("no time limit"))
               << (s.max_cases > 0 ? ", at most " + std::to_string(s.max_cases) + " cases" : std::string()) << std::endl;
     if (s.modes.empty()) {
       std::cout << "   skipped: the op has none of the modes " << JoinNames(o.modes.empty() ? c.modes : o.modes) << "\n";

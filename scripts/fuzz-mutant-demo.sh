@@ -43,7 +43,7 @@ for f in filter(None, files):
     b.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(a, b)
 PY
-ln -sfn "$(cd "$repo/.." && pwd)/shared" "$demo/shared"
+ln -sfn "$(cd "$repo/.." && pwd)/shared" "$demo/shared"  # ../shared of the copy
 python3 - "$repo/harness/mutate/mutants.json" "$id" "$src" <<'PY'
 import json, sys, pathlib
 data = json.load(open(sys.argv[1]))
@@ -56,10 +56,12 @@ if text.count(m["find"]) != 1:
 p.write_text(text.replace(m["find"], m["replace"]))
 print(f"mutant {m['id']} applied to {m['file']}: {m['description']}")
 PY
-cmake -S "$src" -B "$demo/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVT_WITH_CUDA=OFF -DVT_WITH_TORCH=OFF \
+# The build folder sits inside the copy as build/ does in the tree, so that
+# ccache (base_dir) sees the same relative paths and reuses the tree's objects.
+cmake -S "$src" -B "$src/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVT_WITH_CUDA=OFF -DVT_WITH_TORCH=OFF \
   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache > "$demo/configure.log" 2>&1 || { tail -20 "$demo/configure.log"; exit 2; }
-cmake --build "$demo/build" -j2 --target vt-fuzz > "$demo/build.log" 2>&1 || { tail -20 "$demo/build.log"; exit 2; }
-mutant="$demo/build/fuzz/vt-fuzz"
+cmake --build "$src/build" -j2 --target vt-fuzz > "$demo/build.log" 2>&1 || { tail -20 "$demo/build.log"; exit 2; }
+mutant="$src/build/fuzz/vt-fuzz"
 saved="$demo/saved/$id"
 rm -rf "$saved"
 echo "== fuzzing $op for $secs s with the mutant build"
