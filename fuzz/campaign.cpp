@@ -56,6 +56,31 @@ Campaign With(std::string op, double seconds, std::vector<Axis> axes, std::strin
   return c;
 }
 
+// A sequence length of the case's "lens" relative to its chunk size "cs".
+AxisOption SomeLen(std::string name, std::function<int64_t(int64_t)> of_cs) {
+  return When(std::move(name), [of_cs](const Params& p) {
+    if (!p.Has("lens") || !p.Has("cs")) return false;
+    const int64_t want = of_cs(p.Int("cs"));
+    for (const auto& len : p.args.at("lens")) {
+      if (len.is_number_integer() && len.get<int64_t>() == want) return true;
+    }
+    return false;
+  });
+}
+
+// The Mamba2 axes both ops share: head groupings, the optional tensors, dt's
+// transforms, the state's dtype and the value distributions.
+std::vector<Axis> MambaAxes() {
+  auto groups_lt = [](const Params& p) { return p.Has("G") && p.Has("H") && p.Int("G") < p.Int("H"); };
+  auto groups_eq = [](const Params& p) { return p.Has("G") && p.Has("H") && p.Int("G") == p.Int("H"); };
+  return {{"groups", {When("G < H", groups_lt), When("G == H", groups_eq)}},
+          {"z", {Is("z", 0), Is("z", 1)}},
+          {"dt_softplus", {Is("softplus", 0), Is("softplus", 1)}},
+          {"dt_bias", {Is("dt_bias", 0), Is("dt_bias", 1)}},
+          {"state dtype", {Is("state", "f32"), Is("state", "bf16")}},
+          {"values", {Is("dist", "normal"), Is("dist", "large_dt"), Is("dist", "small_a"), Is("dist", "overflow")}}};
+}
+
 std::vector<Campaign> MakeTable() {
   std::vector<Campaign> t;
   t.push_back(With("rms_norm", 15,
@@ -64,6 +89,44 @@ std::vector<Campaign> MakeTable() {
                    "fused residual add on and off, gemma offset, specials in one row of four"));
   t.push_back(With("index_copy", 15, {{"indices", {Is("idx_kind", "distinct"), Is("idx_kind", "dups")}}},
                    "duplicate indices (last write wins) against distinct ones"));
+  {
+    // Issue 13's acceptance campaign: sequence lengths on and around chunk
+    // boundaries, several sequences per batch (metadata as vLLM's
+    // compute_varlen_chunk_metadata builds it, or one chunk run per
+    // sequence), every optional input, clamps, initial states, both state
+    // dtypes, the value distributions, 1..16 threads.
+    std::vector<Axis> axes = {
+        {"sequence lengths",
+         {SomeLen("a length cs - 1", [](int64_t cs) { return cs - 1; }),
+          SomeLen("a length cs", [](int64_t cs) { return cs; }),
+          SomeLen("a length cs + 1", [](int64_t cs) { return cs + 1; }), SomeLen("a length 1", [](int64_t) { return 1; }),
+          When("several sequences", [](const Params& p) { return p.Has("lens") && p.args.at("lens").size() >= 2; })}},
+        {"chunk metadata", {Is("chunking", "vllm"), Is("chunking", "per_seq")}},
+        {"D", {Is("D", "none"), Is("D", "h"), Is("D", "hp")}},
+        {"clamps", {When("no clamp", [](const Params& p) { return p.Has("dt_min") && p.Num("dt_min") == 0.0; }),
+                    When("dt clamped", [](const Params& p) { return p.Has("dt_min") && p.Num("dt_min") > 0.0; })}},
+        {"initial states", {Is("init", 0), Is("init", 1)}}};
+    for (Axis& a : MambaAxes()) axes.push_back(std::move(a));
+    Campaign c = With("mamba2_chunk_scan", 60, std::move(axes),
+                      "chunk boundaries (cs - 1, cs, cs + 1, 1, several sequences), vLLM chunk metadata, G < H, "
+                      "D none/[H]/[H,P], z, softplus, clamps, initial states, f32/bf16 state, large dt / A near 0 "
+                      "/ near-overflow exp, 1..16 threads");
+    c.threads = {1, 2, 3, 4, 5, 6, 7, 8, 11, 16};
+    t.push_back(std::move(c));
+  }
+  {
+    std::vector<Axis> axes = {{"state slots", {Is("slots", "none"), Is("slots", "indexed")}},
+                              {"D", {Is("D", 0), Is("D", 1)}}};
+    for (Axis& a : MambaAxes()) axes.push_back(std::move(a));
+    Campaign c = With("mamba2_state_update", 30, std::move(axes),
+                      "indexed state slots with NULL rows, duplicate-slot refusal, G < H, optional D / z / dt_bias, "
+                      "softplus, f32/bf16 state, the value distributions");
+    c.threads = {1, 2, 3, 4, 5, 6, 7, 8, 11, 16};
+    // The slot preconditions (a repeated slot, one out of range) among the
+    // many contract-derived error cases.
+    c.error_focus = {"dup", "slot", "indices"};
+    t.push_back(std::move(c));
+  }
   return t;
 }
 

@@ -67,6 +67,10 @@ CaseResult CheckCase(const OpSpec& op, const std::vector<const Mode*>& modes, co
   for (const Mode* m : modes) {
     std::vector<CaseRef> refs;
     if (m->name() == "equivalence") {
+      // Claims state their own preconditions over the entry's knobs (e.g.
+      // "pad == 0" before viewing a tensor as another shape); fuzz_stride
+      // pads behind their back, so claims are checked on unpadded cases only.
+      if (p.Has(vocab::kStrideKnob) && p.Int(vocab::kStrideKnob) > 0) continue;
       for (const Claim& c : op.claims) {
         if (!c.applies || c.applies(p)) refs.push_back({p.Identity() + "#" + c.name, p, c.name, ""});
       }
