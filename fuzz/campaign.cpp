@@ -112,6 +112,12 @@ std::vector<Campaign> MakeTable() {
                       "D none/[H]/[H,P], z, softplus, clamps, initial states, f32/bf16 state, large dt / A near 0 "
                       "/ near-overflow exp, 1..16 threads");
     c.threads = {1, 2, 3, 4, 5, 6, 7, 8, 11, 16};
+    // The op's own preconditions (chunk size, chunk metadata, dt clamps, A)
+    // among the contract-derived error cases.
+    c.error_focus = {"chunk_size_not_pow2", "chunk_size_0", "dt_min_", "dt_max_", "single_entry", "bounds_past_T",
+                     "chunk_empty", "chunk_longer_than", "not_monotone", "empty_sequence", "seq_idx_past",
+                     "seq_idx_negative", "last_chunk_", "seq_idx_inconsistent", "chunk_crosses_sequence", "A_zero",
+                     "A_positive", "groups_not_dividing"};
     t.push_back(std::move(c));
   }
   {
@@ -122,9 +128,10 @@ std::vector<Campaign> MakeTable() {
                       "indexed state slots with NULL rows, duplicate-slot refusal, G < H, optional D / z / dt_bias, "
                       "softplus, f32/bf16 state, the value distributions");
     c.threads = {1, 2, 3, 4, 5, 6, 7, 8, 11, 16};
-    // The slot preconditions (a repeated slot, one out of range) among the
-    // many contract-derived error cases.
-    c.error_focus = {"dup", "slot", "indices"};
+    // The slot preconditions (a repeated slot, one out of range, slots
+    // without indices) among the many contract-derived error cases (whose
+    // names start with the operand: state_indices_...).
+    c.error_focus = {"slot"};
     t.push_back(std::move(c));
   }
   return t;
