@@ -1,6 +1,11 @@
 #include "fuzz/campaign.h"
 
+#include <algorithm>
 #include <cctype>
+#include <set>
+
+#include "harness/core/rng.h"
+#include "harness/fuzz/vocabulary.h"
 
 namespace vt::conform::fuzz {
 
@@ -139,21 +144,78 @@ std::vector<Campaign> MakeTable() {
 
 }  // namespace
 
+std::vector<Axis> KnobAxes(const OpSpec& op, Tier tier) {
+  // Knobs the harness itself sets or that are not categories of the op.
+  static const std::set<std::string> kGeneric = {"layout", "values", "reshape", vocab::kStrideKnob};
+  std::vector<std::string> order;                 // keys, first seen first
+  std::map<std::string, std::vector<Json>> seen;  // key -> distinct values, first seen first
+  std::set<std::string> not_categorical;
+  rc::Random random(HashName(op.name) ^ 0x6b6e6f62);
+  const rc::Gen<Params> g = op.gen(tier);
+  for (int k = 0; k < 200; ++k) {
+    const Params p = g(random.split(), rc::kNominalSize).value();
+    for (const auto& [key, v] : p.args.items()) {
+      const bool flag = v.is_number_integer() && (v.get<int64_t>() == 0 || v.get<int64_t>() == 1) &&
+                        !key.empty() && std::islower(static_cast<unsigned char>(key[0]));
+      if (!v.is_string() && !flag) {
+        not_categorical.insert(key);
+        continue;
+      }
+      auto& vals = seen[key];
+      if (vals.empty()) order.push_back(key);
+      if (std::find(vals.begin(), vals.end(), v) == vals.end()) vals.push_back(v);
+    }
+  }
+  std::vector<Axis> axes;
+  for (const std::string& key : order) {
+    const auto& vals = seen[key];
+    if (kGeneric.count(key) != 0 || not_categorical.count(key) != 0 || vals.size() < 2 || vals.size() > 8) continue;
+    Axis a{key, {}};
+    std::vector<Json> sorted = vals;
+    std::sort(sorted.begin(), sorted.end());
+    for (const Json& v : sorted) a.options.push_back(Is(key, v));
+    axes.push_back(std::move(a));
+  }
+  return axes;
+}
+
 const std::vector<Campaign>& CampaignTable() {
   static const std::vector<Campaign> kTable = MakeTable();
   return kTable;
 }
 
+namespace {
+
+// The knob an Is() option tests ("residual=f32" -> "residual"), else "".
+std::string KnobOf(const AxisOption& o) {
+  const std::size_t eq = o.name.find('=');
+  return eq == std::string::npos ? "" : o.name.substr(0, eq);
+}
+
+Campaign WithKnobAxes(Campaign c, const OpSpec& op) {
+  if (!c.knob_axes) return c;
+  std::set<std::string> named;
+  for (const Axis& a : c.axes) {
+    for (const AxisOption& o : a.options) named.insert(KnobOf(o));
+  }
+  for (Axis& a : KnobAxes(op, c.tier)) {
+    if (named.count(a.name) == 0) c.axes.push_back(std::move(a));
+  }
+  return c;
+}
+
+}  // namespace
+
 Campaign CampaignFor(const OpSpec& op) {
   for (const Campaign& c : CampaignTable()) {
-    if (c.op == op.name) return c;
+    if (c.op == op.name) return WithKnobAxes(c, op);
   }
   Campaign c;
   c.op = op.name;
   c.axes = CommonAxes();
-  c.why = "the default campaign: the op's generator at tier full, extents 0 / 1, every layout, "
-          "specials and edges where declared, strided operands padded";
-  return c;
+  c.why = "the default campaign: the op's generator at tier full, extents 0 / 1, every layout, every value "
+          "of each categorical knob, specials and edges where declared, strided operands padded";
+  return WithKnobAxes(c, op);
 }
 
 }  // namespace vt::conform::fuzz

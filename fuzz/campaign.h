@@ -46,6 +46,10 @@ struct Campaign {
   // the op has strided-capable operands.
   std::vector<int64_t> strides = {0, 0, 1, 17};
   std::vector<Axis> axes;
+  // Also steer over every categorical knob the generator draws (string
+  // knobs and 0/1 flags with 2..8 values, found by sampling it), one axis
+  // each, unless an axis above already names the knob (CampaignFor).
+  bool knob_axes = true;
   // Error cases (negative mode) drawn half of the time when named here (a
   // substring of the error case's name): the op's own preconditions, among
   // the many contract-derived ones (dtype, layout, alias, ...).
@@ -55,6 +59,8 @@ struct Campaign {
 
 // The campaign of an op (its table entry, or the default one named for it).
 Campaign CampaignFor(const OpSpec& op);
+// The categorical knobs of an op's generator as axes (see knob_axes).
+std::vector<Axis> KnobAxes(const OpSpec& op, Tier tier);
 // Ops with their own entry (for --list and the docs).
 const std::vector<Campaign>& CampaignTable();
 
