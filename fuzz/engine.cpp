@@ -1,5 +1,6 @@
 #include "fuzz/engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -57,8 +58,9 @@ CaseResult Guarded(const Mode& m, const OpSpec& op, const CaseRef& ref, const Ru
 
 // The first failing result of the modes on one case, else a PASSED one
 // (SKIPPED when no mode could check anything).
+// `claim`: equivalence checks only that claim (shrinking keeps the claim that failed).
 CaseResult CheckCase(const OpSpec& op, const std::vector<const Mode*>& modes, const Params& p, Probe& probe,
-                     Tier tier) {
+                     Tier tier, const std::string& claim = "") {
   RunConfig cfg;
   cfg.tier = tier;
   cfg.threads = probe.threads;
@@ -72,6 +74,7 @@ CaseResult CheckCase(const OpSpec& op, const std::vector<const Mode*>& modes, co
       // pads behind their back, so claims are checked on unpadded cases only.
       if (p.Has(vocab::kStrideKnob) && p.Int(vocab::kStrideKnob) > 0) continue;
       for (const Claim& c : op.claims) {
+        if (!claim.empty() && c.name != claim) continue;
         if (!c.applies || c.applies(p)) refs.push_back({p.Identity() + "#" + c.name, p, c.name, ""});
       }
     } else if (m->name() == "negative") {
@@ -263,17 +266,21 @@ OpReport FuzzOp(const OpSpec& op, const Campaign& campaign, const Settings& s, s
         PrintResult(r, out);
         out << "shrinking...\n";
         // Greedy descent of the shrink tree: take the first smaller case that
-        // still fails (any failure of the same modes counts), within budget.
+        // still fails in the same mode (the same claim / error case), within
+        // budget: a quarter of the op's time, 10..60 s.
+        const std::vector<const Mode*> failing = {FindMode(r.mode)};
+        const std::string claim = r.mode == "equivalence" ? r.id.substr(r.id.rfind('#') + 1) : "";
+        const double budget = s.seconds > 0 ? std::clamp(s.seconds / 4, 10.0, 60.0) : 60.0;
         const auto s0 = Clock::now();
         Params minimal = p;
-        for (bool progress = true; progress && f.shrink_steps < 500 && Since(s0) < 60;) {
+        for (bool progress = true; progress && f.shrink_steps < 500 && Since(s0) < budget;) {
           progress = false;
           auto shrinks = sh.shrinks();
           while (auto cand = shrinks.next()) {
-            if (Since(s0) >= 60) break;
+            if (Since(s0) >= budget) break;
             if (!DTypesAllowed(cand->value(), s.dtypes)) continue;
             Probe pr = probe;
-            const CaseResult cr = CheckCase(op, modes, cand->value(), pr, s.tier);
+            const CaseResult cr = CheckCase(op, failing, cand->value(), pr, s.tier, claim);
             if (IsFailure(cr.status)) {
               sh = *cand;
               r = cr;
@@ -292,7 +299,7 @@ OpReport FuzzOp(const OpSpec& op, const Campaign& campaign, const Settings& s, s
           else if (step == 1 && q.Has("values") && q.Str("values") != "normal") q.Set("values", "normal");
           else if (step == 2 && q.Has(vocab::kStrideKnob)) q.args.erase(vocab::kStrideKnob);
           else continue;
-          const CaseResult cr = CheckCase(op, modes, q, pr, s.tier);
+          const CaseResult cr = CheckCase(op, failing, q, pr, s.tier, claim);
           if (IsFailure(cr.status)) {
             minimal = q;
             probe = pr;
