@@ -1,55 +1,81 @@
-// vt-fuzz: draws cases of one op from its RapidCheck generator (the same one
-// every mode uses), checks each with the chosen modes (default: oracle and
-// threads), and on the first failure shrinks it - RapidCheck's shrink tree,
-// greedily taking the first smaller case that still fails - to a minimal case,
-// prints its identity and repro line, and saves it as a replayable case folder
-// (golden layout: SaveCase) under --save.
-//   vt-fuzz --op mamba2_chunk_scan [--tier full] [--cases 500] [--seed N]
-//           [--mode oracle,threads,equivalence] [--save DIR]
+// vt-fuzz: time-boxed exploration of ops' case spaces (docs/fuzzing.md).
+// Every case is drawn from the op's catalog generator (valid by construction,
+// reproducible by `vt-conform --case`), steered by the op's campaign
+// (fuzz/campaign.h) toward the edges, and checked by the chosen modes. Each
+// failing case is shrunk through RapidCheck's shrink tree, printed with its
+// repro line and saved in the golden layout; `--replay DIR` reruns saved
+// cases bit for bit. Exit 0 nothing failed, 1 a failure found (or
+// reproduced), 2 a usage or environment error.
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
+#include <random>
+#include <sstream>
 
+#include "fuzz/campaign.h"
+#include "fuzz/engine.h"
 #include "harness/catalog/catalog.h"
 #include "harness/cli/options.h"
-#include "harness/core/rng.h"
-#include "harness/golden/golden_io.h"
-#include "harness/runner/runner.h"
+#include "harness/fuzz/vocabulary.h"
 #include "reports/atomic_file.h"
 
 namespace {
 
 using namespace vt::conform;
 
-// The first failing result of the modes on one case, or PASSED.
-CaseResult CheckCase(const OpSpec& op, const std::vector<const Mode*>& modes, const Params& p,
-                     const RunConfig& cfg) {
-  for (const Mode* m : modes) {
-    std::vector<CaseRef> refs;
-    if (m->name() == "equivalence") {
-      for (const Claim& c : op.claims) {
-        if (!c.applies || c.applies(p)) refs.push_back({p.Identity() + "#" + c.name, p, c.name, ""});
-      }
-    } else {
-      refs.push_back({p.Identity(), p, "", ""});
-    }
-    for (const CaseRef& ref : refs) {
-      CaseResult r;
-      try {
-        r = m->Check(op, ref, cfg);
-      } catch (const std::exception& e) {
-        r = StartResult(op, m->name(), ref, cfg);
-        r.status = Outcome::kFailedError;
-        r.reason = std::string("harness error: ") + e.what();
-      }
-      if (IsFailure(r.status)) {
-        r.repro = ReproCommand(r, cfg);
-        return r;
-      }
-    }
+std::string Hex(uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+std::string FormatSeconds(double v) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(v < 10 ? 1 : 0) << v << " s";
+  return os.str();
+}
+
+std::string JoinNames(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
+  return s;
+}
+
+std::string JoinInts(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
+}
+
+// The modes of a campaign (or of --mode) that this op can be checked by.
+std::vector<std::string> ModesFor(const OpSpec& op, const std::vector<std::string>& wanted) {
+  std::vector<std::string> out;
+  for (const std::string& n : wanted) {
+    const Mode* m = FindMode(n);
+    if (m == nullptr || !m->Covers(op)) continue;
+    if (n == "equivalence" && op.claims.empty()) continue;
+    out.push_back(n);
   }
-  CaseResult ok;
-  ok.status = Outcome::kPassed;
-  return ok;
+  return out;
+}
+
+void List(std::ostream& out) {
+  for (const OpSpec& op : Catalog()) {
+    const fuzz::Campaign c = fuzz::CampaignFor(op);
+    out << op.name << " (" << op.family << "): " << c.seconds << " s, tier " << Name(c.tier) << ", modes "
+        << JoinNames(ModesFor(op, c.modes)) << ", threads " << JoinInts(c.threads) << ", values "
+        << JoinNames(vocab::ValueKnobs(op.values)) << ", strided operands ["
+        << JoinNames(vocab::StridedOperands(op.contract)) << "], " << op.errors.size() << " error cases\n";
+    for (const fuzz::Axis& a : c.axes) {
+      out << "    axis " << a.name << ":";
+      for (const fuzz::AxisOption& o : a.options) out << " [" << o.name << "]";
+      out << "\n";
+    }
+    if (!c.error_focus.empty()) out << "    error cases drawn half of the time: " << JoinNames(c.error_focus) << "\n";
+    out << "    " << c.why << "\n";
+  }
 }
 
 }  // namespace
@@ -66,65 +92,86 @@ int main(int argc, char** argv) {
       std::cout << o.help_text;
       return 0;
     }
+    if (o.list) {
+      List(std::cout);
+      return 0;
+    }
     // Checked now, not after an hour of fuzzing has found something to save.
-    cli::CheckWritableDir("--save", o.save_dir);
+    if (o.replay_dir.empty()) cli::CheckWritableDir("--save", o.save_dir);
+    if (!o.json.empty()) cli::CheckWritableFile("--json", o.json);
   } catch (const cli::UsageError& e) {
     std::cerr << "vt-fuzz: " << cli::OneLine(e.what()) << "\n";
     return 2;
   }
-  RunConfig cfg;
-  cfg.tier = o.tier;
-  cfg.seed = o.seed;
-  cfg.threads = o.threads;
-  const int cases = o.cases;
-  const std::vector<std::string>& mode_names = o.modes;
-  const std::string& save_dir = o.save_dir;
-  const OpSpec* op = FindOp(o.op);  // names checked by the parser
-  std::vector<const Mode*> modes;
-  for (const auto& n : mode_names) modes.push_back(FindMode(n));
-  std::cerr << "vt-fuzz: " << op->name << ", tier " << Name(cfg.tier) << ", " << cases << " cases, seed 0x"
-            << std::hex << cfg.seed << std::dec << "\n";
-  const rc::Gen<Params> g = op->gen(cfg.tier);
-  rc::Random random(cfg.seed ^ HashName(op->name) ^ 0xf022);
-  for (int k = 0; k < cases; ++k) {
-    rc::Shrinkable<Params> s = g(random.split(), rc::kNominalSize);
-    CaseResult r = CheckCase(*op, modes, s.value(), cfg);
-    if ((k + 1) % 50 == 0) std::cerr << "[" << k + 1 << "/" << cases << "] no failure yet\n";
-    if (!IsFailure(r.status)) continue;
-    std::cout << "FAILED " << r.id << "\n  " << r.reason << "\nshrinking...\n";
-    // Greedy descent of the shrink tree: take the first shrink that still fails.
-    int steps = 0;
-    for (bool progress = true; progress && steps < 500;) {
-      progress = false;
-      auto shrinks = s.shrinks();
-      while (auto candidate = shrinks.next()) {
-        const CaseResult cr = CheckCase(*op, modes, candidate->value(), cfg);
-        if (IsFailure(cr.status)) {
-          s = *candidate;
-          r = cr;
-          progress = true;
-          ++steps;
-          break;
-        }
-      }
-    }
-    const Params minimal = s.value();
-    std::cout << "minimal failing case after " << steps << " shrink steps:\n  " << r.id << "\n  " << r.reason
-              << "\n" << r.detail << "  repro: " << r.repro << "\n";
-    const std::string dir = save_dir + "/" + op->name + "-" + std::to_string(minimal.seed);
-    try {
-      // Written aside, then renamed: a killed run leaves no half-saved case.
-      const std::string tmp = vt::reports::MakeTempDirNextTo(dir);
-      SaveCase(MakeCase(*op, minimal), tmp);
-      vt::reports::CommitTempDir(tmp, dir);
-      std::cout << "saved the case (inputs as generated) to " << dir << "\n";
-    } catch (const std::exception& e) {
-      std::cerr << "vt-fuzz: could not save the case: " << cli::OneLine(e.what()) << "\n";
-    }
-    return 1;
+  if (!o.replay_dir.empty()) return fuzz::Replay(o.replay_dir, std::cout);
+
+  const uint64_t seed = o.seed_given ? o.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  std::cout << "vt-fuzz: seed " << Hex(seed) << " (rerun with --seed " << Hex(seed) << ")" << std::endl;
+  std::vector<const OpSpec*> ops;
+  if (o.all) {
+    for (const OpSpec& op : Catalog()) ops.push_back(&op);
+  } else {
+    for (const std::string& n : o.ops) ops.push_back(FindOp(n));
   }
-  std::cout << cases << " cases passed (" << op->name << ", modes";
-  for (const auto& n : mode_names) std::cout << " " << n;
-  std::cout << ")\n";
-  return 0;
+  nlohmann::ordered_json doc = {{"tool", "vt-fuzz"}, {"seed", Hex(seed)}, {"ops", nlohmann::ordered_json::array()}};
+  int cases = 0, failed = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const OpSpec* op = ops[i];
+    const fuzz::Campaign c = fuzz::CampaignFor(*op);
+    fuzz::Settings s;
+    s.seed = seed;
+    s.tier = o.tier.empty() ? c.tier : *ParseTier(o.tier);
+    s.max_cases = o.cases;
+    if (o.seconds > 0) {
+      // What is left of the time box, split over the ops still to run: an
+      // op whose last case overran its share takes it from the others, so the
+      // run ends near --time. Every op runs at least one case.
+      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      s.seconds = std::max(0.01, (o.seconds - spent) / static_cast<double>(ops.size() - i));
+    } else {
+      s.seconds = o.cases > 0 ? 0 : c.seconds;
+    }
+    s.threads = o.threads.empty() ? c.threads : o.threads;
+    s.modes = ModesFor(*op, o.modes.empty() ? c.modes : o.modes);
+    s.dtypes = o.dtypes;
+    s.save_dir = o.save_dir;
+    s.shard_index = o.shard_index;
+    s.shard_count = o.shard_count;
+    s.quiet = o.quiet;
+    std::cout << "== " << op->name << ": tier " << Name(s.tier) << ", modes " << JoinNames(s.modes)
+              << ", oracle threads " << JoinInts(s.threads) << ", "
+              << (s.seconds > 0 ? FormatSeconds(s.seconds) : std::string("no time limit"))
+              << (s.max_cases > 0 ? ", at most " + std::to_string(s.max_cases) + " cases" : std::string()) << std::endl;
+    if (s.modes.empty()) {
+      std::cout << "   skipped: the op has none of the modes " << JoinNames(o.modes.empty() ? c.modes : o.modes) << "\n";
+      continue;
+    }
+    const fuzz::OpReport r = fuzz::FuzzOp(*op, c, s, std::cout);
+    cases += r.cases;
+    failed += r.failed;
+    std::cout << "   " << op->name << ": " << r.cases << " cases in " << std::fixed << std::setprecision(1)
+              << r.seconds << " s (" << r.CasesPerSecond() << " cases/s), " << r.failed << " failed" << std::endl;
+    std::cout.unsetf(std::ios::floatfield);
+    if (!r.skipped.empty()) std::cout << "   skipped: " << r.skipped << "\n";
+    if (!r.coverage.empty() && !o.quiet) {
+      std::cout << "   coverage:";
+      for (const auto& [k, n] : r.coverage) std::cout << " [" << k << "] " << n;
+      std::cout << "\n";
+    }
+    for (const auto& [k, n] : r.missed) std::cout << "   not reached: [" << k << "] (" << n << " targeted draws)\n";
+    doc["ops"].push_back(r.ToJson());
+  }
+  std::cout << cases - failed << " passed, " << failed << " failed" << std::endl;
+  doc["passed"] = cases - failed;
+  doc["failed"] = failed;
+  if (!o.json.empty()) {
+    try {
+      vt::reports::AtomicWriteFile(o.json, doc.dump(1) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << "vt-fuzz: --json: " << cli::OneLine(e.what()) << "\n";
+      return 2;
+    }
+  }
+  return failed > 0 ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 #include "harness/catalog/op_spec.h"
 
 #include "harness/catalog/gen.h"
+#include "harness/fuzz/vocabulary.h"
 
 namespace vt::conform {
 
@@ -29,6 +30,8 @@ Case BuildCase(const OpSpec& op, const Params& p) {
       t->SetContiguous();
     }
   }
+  // The fuzzer's padded outer strides on the operands that accept them.
+  vocab::ApplyStrideKnob(op.contract, c);
   // Specials / edges: per-element overrides that every materialisation of
   // the tensors applies over their fills.
   ApplyValues(op.values, c);

@@ -256,45 +256,86 @@ GoldenOptions ParseGoldenOptions(int argc, const char* const* argv, const Vocabu
 FuzzOptions ParseFuzzOptions(int argc, const char* const* argv, const Vocabulary& voc) {
   FuzzOptions o;
   o.save_dir = voc.default_save_dir;
-  CLI::App app{"vt-fuzz: draws cases of one op from its generator, checks them, and shrinks and saves the first "
-               "failing case.",
+  CLI::App app{"vt-fuzz: time-boxed exploration of ops' case spaces. Draws cases from each op's generator, "
+               "biased by its campaign toward the edges, checks them, shrinks every failing case, saves it "
+               "(golden layout) and prints its repro; exit 0 nothing failed, 1 a failure found, 2 usage or "
+               "environment error.",
                "vt-fuzz"};
-  std::string tier = "full", cases, seed, threads;
-  std::vector<std::string> modes;
-  app.add_option("--op", o.op, "the op to fuzz (required; see vt-conform --list)")
-      ->type_name("NAME")
-      ->required()
+  std::string tier, cases, seed, time, shard;
+  std::vector<std::string> ops, modes, threads, dtypes;
+  app.add_flag("--list", o.list, "the ops and their default campaigns (default off)");
+  app.add_flag("--all", o.all, "fuzz every op of the catalog (default off)");
+  app.add_option("--op", ops, "the ops to fuzz, repeatable (see --list)")
+      ->type_name("NAME[,NAME...]")
       ->check(NonEmpty("an op name"));
-  app.add_option("--tier", tier, "case tier: smoke, ci, full (default full)")->type_name("TIER")->check(TierCheck());
-  app.add_option("--cases", cases, "cases to draw, >= 1 (default 200)")->type_name("N")->check(IntCheck(1, INT32_MAX));
-  app.add_option("--seed", seed, kSeedHelp)->type_name("U64")->check(U64Check());
-  app.add_option("--threads", threads, kThreadsHelp)->type_name("N")->check(IntCheck(1, kMaxThreads));
-  app.add_option("--mode", modes, "oracle, threads, equivalence (default oracle,threads)")
+  app.add_option("--tier", tier, "generator tier: smoke, ci, full (default: the campaign's, full)")
+      ->type_name("TIER")
+      ->check(TierCheck());
+  app.add_option("--cases", cases, "at most N cases per op, >= 1 (default no limit)")
+      ->type_name("N")
+      ->check(IntCheck(1, INT32_MAX));
+  app.add_option("--time", time, "seconds for the whole run, split over the ops, 1..604800 (default: each "
+                                  "op's campaign duration; with --cases alone, no limit)")
+      ->type_name("SECONDS")
+      ->check(IntCheck(1, 604800));
+  app.add_option("--seed", seed, "master seed, decimal or 0x-hex (default: a fresh one, printed first)")
+      ->type_name("U64")
+      ->check(U64Check());
+  app.add_option("--threads", threads, "thread counts the oracle runs draw from, 1..64 (default: the campaign's)")
+      ->type_name("N[,N...]")
+      ->check(NonEmpty("a thread count"));
+  app.add_option("--mode", modes, "oracle, threads, equivalence, negative (default: the campaign's)")
       ->type_name("NAME[,NAME...]")
       ->check(NonEmpty("a mode name"));
-  app.add_option("--save", o.save_dir, "where a shrunk failing case is saved (default " +
-                                           voc.default_save_dir + ")")
+  app.add_option("--dtype", dtypes, "only cases whose every dtype argument is one of these (default any)")
+      ->type_name("DTYPE[,DTYPE...]")
+      ->check(NonEmpty("a dtype name"));
+  app.add_option("--save", o.save_dir, "where shrunk failing cases are saved (default " + voc.default_save_dir + ")")
       ->type_name("DIR")
       ->check(NonEmpty("a folder"));
+  app.add_option("--replay", o.replay_dir, "rerun the saved case(s) under DIR bit for bit instead of fuzzing")
+      ->type_name("DIR")
+      ->check(NonEmpty("a folder"));
+  app.add_option("--shard", shard, "run every N-th case of each op's stream starting at I (default 0/1)")
+      ->type_name("I/N");
+  app.add_option("--json", o.json, "also write the results document there (default none)")
+      ->type_name("FILE")
+      ->check(NonEmpty("a file name"));
+  app.add_flag("--quiet", o.quiet, "no progress lines (default off)");
   if (!Run(app, argc, argv, o.help_text)) {
     o.help = true;
     return o;
   }
-  if (!Contains(voc.ops, o.op)) {
-    throw UsageError("--op: unknown op '" + OneLine(o.op) + "'; accepts " + Join(voc.ops));
-  }
-  o.tier = *ParseTier(tier);
+  o.ops = NameList("--op", ops, voc.ops);
+  const int sources = (o.ops.empty() ? 0 : 1) + (o.all ? 1 : 0) + (o.replay_dir.empty() ? 0 : 1);
+  if (!o.list && sources == 0) throw UsageError("--op: name the ops to fuzz (--op NAME or --all), or --replay DIR");
+  if (sources > 1) throw UsageError("--op, --all and --replay exclude each other");
+  o.tier = tier;
   if (!cases.empty()) o.cases = Int(cases);
-  if (!seed.empty()) o.seed = U64(seed);
-  if (!threads.empty()) o.threads = Int(threads);
+  if (!time.empty()) o.seconds = Int(time);
+  if (!seed.empty()) {
+    o.seed = U64(seed);
+    o.seed_given = true;
+  }
+  for (const std::string& t : NameList("--threads", threads, [] {
+         std::vector<std::string> v;
+         for (int i = 1; i <= kMaxThreads; ++i) v.push_back(std::to_string(i));
+         return v;
+       }())) {
+    o.threads.push_back(Int(t));
+  }
   if (!modes.empty()) {
-    // Golden and negative cases are not drawn from the generator: not fuzzable.
+    // Golden cases are recorded, not drawn from the generator: not fuzzable.
     std::vector<std::string> fuzzable;
-    for (const char* m : {"oracle", "threads", "equivalence"}) {
+    for (const char* m : {"oracle", "threads", "equivalence", "negative"}) {
       if (Contains(voc.modes, m)) fuzzable.push_back(m);
     }
     o.modes = NameList("--mode", modes, fuzzable);
   }
+  if (!dtypes.empty()) {
+    o.dtypes = NameList("--dtype", dtypes, {"f32", "f16", "bf16", "i8", "u8", "i32", "i64"});
+  }
+  if (!shard.empty()) Shard(shard, o.shard_index, o.shard_count);
   return o;
 }
 

@@ -61,13 +61,22 @@ struct GoldenOptions {
 struct FuzzOptions {
   bool help = false;
   std::string help_text;
-  std::string op;
-  Tier tier = Tier::kFull;
-  int cases = 200;
+  bool list = false;   // --list: the ops and their default campaigns
+  bool all = false;    // --all: every op of the catalog
+  bool quiet = false;  // --quiet: no progress lines
+  std::vector<std::string> ops;  // --op, repeatable
+  std::string tier;              // --tier; empty: each campaign's own
+  int cases = 0;                 // --cases per op; 0: no case limit
+  double seconds = 0;            // --time for the whole run; 0: the campaigns' defaults
   uint64_t seed = kDefaultSeedValue;
-  int threads = 0;
-  std::vector<std::string> modes = {"oracle", "threads"};
+  bool seed_given = false;       // no --seed: a fresh seed, printed first
+  std::vector<int> threads;      // --threads LIST; empty: the campaigns' defaults
+  std::vector<std::string> modes;   // empty: the campaigns' defaults
+  std::vector<std::string> dtypes;  // --dtype LIST: only cases whose dtypes are all in it
   std::string save_dir;
+  std::string replay_dir;        // --replay DIR: rerun saved cases instead of fuzzing
+  int shard_index = 0, shard_count = 1;
+  std::string json;              // --json FILE: the run's results document
 };
 
 ConformOptions ParseConformOptions(int argc, const char* const* argv, const Vocabulary& v);

@@ -5,6 +5,7 @@
 #include "vt/ops_act.h"
 #include "vt/ops_gemm.h"
 #include "vt/ops_glue.h"
+#include "vt/ops_mamba.h"
 #include "vt/ops_norm.h"
 #include "vt/ops_rope.h"
 #include "vt/ops_quant.h"
@@ -66,4 +67,20 @@ using MatmulNvfp4Fp4Fn = void(const ExecContext&, const Tensor& out, const Tenso
                               const Tensor& a_scale, const Tensor& b_packed, const Tensor& b_scale,
                               float alpha);
 
+}  // namespace vt::kernel
+
+// Mamba2 family (vt/ops_mamba.h).
+namespace vt::kernel {
+using Mamba2ChunkScanFn = void(const ExecContext&, const Tensor& out, const Tensor& final_states,
+                               const Tensor& x, const Tensor& dt, const Tensor& A, const Tensor& B,
+                               const Tensor& C, const Tensor* D, const Tensor* z,
+                               const Tensor* dt_bias, const Tensor* initial_states,
+                               const Tensor& cu_seqlens, const Tensor& cu_chunk_seqlens,
+                               const Tensor& last_chunk_indices, const Tensor& seq_idx,
+                               const Mamba2Args&);
+using Mamba2StateUpdateFn = void(const ExecContext&, const Tensor& out, const Tensor& state,
+                                 const Tensor& x, const Tensor& dt, const Tensor& A,
+                                 const Tensor& B, const Tensor& C, const Tensor* D,
+                                 const Tensor* z, const Tensor* dt_bias,
+                                 const Tensor* state_indices, const Mamba2Args&);
 }  // namespace vt::kernel

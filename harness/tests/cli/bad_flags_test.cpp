@@ -162,7 +162,16 @@ std::vector<Bad> BadCommandLines() {
       {"fuzz", {"--cases", "99999999999"}, "--cases"},
       {"fuzz", {"--mode", ""}, "--mode"},
       {"fuzz", {"--mode", "golden"}, "--mode"},
-      {"fuzz", {"--mode", "negative"}, "--mode"},
+      {"fuzz", {"--mode", "oracle,oracle"}, "--mode"},
+      {"fuzz", {"--threads", "1,0"}, "--threads"},
+      {"fuzz", {"--threads", "65"}, "--threads"},
+      {"fuzz", {"--dtype", "f64"}, "--dtype"},
+      {"fuzz", {"--time", "0"}, "--time"},
+      {"fuzz", {"--time", "abc"}, "--time"},
+      {"fuzz", {"--shard", "3/3"}, "--shard"},
+      {"fuzz", {"--all"}, "--op"},  // --op and --all together
+      {"fuzz", {"--replay", "/nonexistent-fuzz-replay"}, "--replay", true},
+      {"fuzz", {"--json", "/proc/forbidden/x.json"}, "--json"},
       {"fuzz", {"--op", ""}, "--op"},
       {"fuzz", {"--op", "nosuchop"}, "--op"},
       {"fuzz", {"--tier", "smoke"}, "--op", true},  // --op is required

@@ -72,9 +72,25 @@ TEST(Options, RangesAtTheirEdges) {
   EXPECT_EQ(Conform({"--shard", "0/1"}).shard_count, 1);
   const FuzzOptions f = Call(ParseFuzzOptions, "vt-fuzz", {"--op", "l2_norm", "--cases", "1"});
   EXPECT_EQ(f.cases, 1);
-  EXPECT_EQ(f.op, "l2_norm");
+  EXPECT_EQ((std::vector<std::string>{"l2_norm"}), f.ops);
   EXPECT_EQ(f.save_dir, "/s");
-  EXPECT_EQ((std::vector<std::string>{"oracle", "threads"}), f.modes);
+  EXPECT_TRUE(f.modes.empty());  // the campaign's modes
+  EXPECT_FALSE(f.seed_given);
+  const FuzzOptions g = Call(ParseFuzzOptions, "vt-fuzz",
+                             {"--all", "--time", "120", "--threads", "1,16", "--mode", "oracle,negative", "--dtype",
+                              "bf16", "--shard", "1/3", "--seed", "7", "--json", "/j.json"});
+  EXPECT_TRUE(g.all);
+  EXPECT_EQ(g.seconds, 120);
+  EXPECT_EQ((std::vector<int>{1, 16}), g.threads);
+  EXPECT_EQ((std::vector<std::string>{"oracle", "negative"}), g.modes);
+  EXPECT_EQ((std::vector<std::string>{"bf16"}), g.dtypes);
+  EXPECT_EQ(g.shard_index, 1);
+  EXPECT_EQ(g.shard_count, 3);
+  EXPECT_TRUE(g.seed_given);
+  EXPECT_EQ(g.seed, 7u);
+  EXPECT_EQ(g.json, "/j.json");
+  EXPECT_EQ(Call(ParseFuzzOptions, "vt-fuzz", {"--replay", "/saved"}).replay_dir, "/saved");
+  EXPECT_TRUE(Call(ParseFuzzOptions, "vt-fuzz", {"--list"}).list);
 }
 
 TEST(Options, ListsAndNames) {

@@ -1,0 +1,374 @@
+// Catalog entry: mamba2_chunk_scan (vLLM mamba_chunk_scan_combined_varlen:
+// the varlen SSD prefill of Mamba2 / Nemotron-H / Granite-4 layers).
+//
+// Generator knobs (stable names; vt-fuzz's default campaign sets them):
+//   x, dt        dtype of x/B/C/z and of dt: f32 | f16 | bf16
+//   out          dtype of out: f32 | bf16
+//   state        state dtype (final_states, initial_states): f32 | bf16
+//   cs           chunk_size, a power of two
+//   lens         sequence lengths, e.g. [7,8,9]; T = their sum. 0 is not a
+//                valid length (the op refuses empty sequences)
+//   chunking     vllm (compute_varlen_chunk_metadata: cut at sequence and
+//                physical chunk boundaries) | per_seq (every sequence cut
+//                from its own first token)
+//   H, G, P, N   heads, B/C groups (G divides H), head dim, state dim
+//   D            none | h ([H]) | hp ([H,P])
+//   z            0 | 1 (the silu(z) gate)
+//   dt_bias      0 | 1
+//   softplus     0 | 1
+//   dt_min       lower dt clamp (>= 0); dt_max: upper clamp, absent = +inf
+//   init         0 | 1 (initial_states)
+//   dist         normal | large_dt | small_a | overflow (harness/catalog/
+//                mamba/mamba_entry.cpp: unit-normal x/B/C/z; large dt
+//                (strong decay); A near 0 (long memory); dt around
+//                softplus' guard at 20 with exp(dt A) underflowing)
+// Metadata is built from lens, cs and chunking (chunk_metadata.h).
+#include "harness/catalog/mamba/chunk_metadata.h"
+#include "harness/catalog/mamba/chunk_scan_claims.h"
+#include "harness/catalog/mamba/mamba_entry.h"
+#include "oracles/mamba/mamba2_chunk_scan.h"
+#include "vt/ops.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vt::conform {
+namespace {
+
+using V = std::vector<int64_t>;
+
+std::vector<int64_t> DrawLens(Tier tier, int64_t cs) {
+  const int64_t count = *gen::Pick(V{1, 2, 3, 1, 5});
+  const std::string how = *gen::Pick(std::vector<std::string>{"boundary", "random", "short"});
+  std::vector<int64_t> lens;
+  const int64_t cap = tier == Tier::kSmoke ? 24 : 600;  // total tokens
+  int64_t total = 0;
+  for (int64_t b = 0; b < count; ++b) {
+    int64_t len = 1;
+    if (how == "boundary") {
+      // on and around one and two chunks (1 doubles as cs - 1 when cs = 2)
+      len = *gen::Pick(V{1, cs - 1, cs, cs + 1, 2 * cs - 1, 2 * cs, 2 * cs + 1});
+    } else if (how == "random") {
+      len = *rc::gen::inRange<int64_t>(1, 3 * cs + 2);
+    } else {
+      len = *gen::Pick(V{1, 2, 3});
+    }
+    len = std::max<int64_t>(len, 1);
+    if (total + len > cap) break;
+    lens.push_back(len);
+    total += len;
+  }
+  if (lens.empty()) lens.push_back(1);
+  return lens;
+}
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("mamba2_chunk_scan");
+    p.Set("x", *gen::FloatIn());
+    p.Set("dt", *gen::FloatIn());
+    p.Set("out", *gen::FloatOut());
+    p.Set("state", *gen::FloatOut());
+    const int64_t cs = tier == Tier::kSmoke ? *gen::Pick(V{4, 8}) : *gen::Pick(V{4, 8, 16, 1, 2, 64, 256});
+    p.Set("cs", cs);
+    const std::vector<int64_t> lens = DrawLens(tier, cs);
+    p.Set("lens", Json(lens));
+    p.Set("chunking", *gen::Pick(std::vector<std::string>{"vllm", "vllm", "per_seq"}));
+    const int64_t h = *gen::Pick(V{1, 2, 4, 3, 8});
+    p.Set("H", h);
+    V groups;
+    for (int64_t g = 1; g <= h; ++g) {
+      if (h % g == 0) groups.push_back(g);
+    }
+    p.Set("G", *gen::Pick(groups));
+    p.Set("P", *gen::Pick(V{1, 2, 3, 8, 16}));
+    p.Set("N", *gen::Pick(V{1, 4, 8, 16, 17}));
+    p.Set("D", *gen::Pick(std::vector<std::string>{"none", "h", "hp"}));
+    p.Set("z", *gen::Flag());
+    p.Set("dt_bias", *gen::Flag());
+    p.Set("softplus", *gen::Flag());
+    const int64_t clamp = *gen::Pick(V{0, 0, 1, 2});
+    p.Set("dt_min", clamp == 1 ? 0.001 : clamp == 2 ? 0.05 : 0.0);
+    if (clamp == 1) p.Set("dt_max", 0.1);
+    p.Set("init", *gen::Flag());
+    p.Set("dist", *gen::Pick(std::vector<std::string>{"normal", "normal", "large_dt", "small_a", "overflow"}));
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+V CuSeqlens(const Params& p) {
+  V cu = {0};
+  for (const auto& len : p.args.at("lens")) cu.push_back(cu.back() + len.get<int64_t>());
+  return cu;
+}
+
+void Build(Case& c) {
+  const Params& p = c.params;
+  const V cu = CuSeqlens(p);
+  const int64_t T = cu.back(), S = static_cast<int64_t>(cu.size()) - 1;
+  const int64_t H = p.Int("H"), G = p.Int("G"), P = p.Int("P"), N = p.Int("N");
+  const mamba::ChunkMetadata m = p.Str("chunking") == "per_seq"
+                                     ? mamba::PerSequenceChunkMetadata(cu, p.Int("cs"))
+                                     : mamba::VarlenChunkMetadata(cu, p.Int("cs"));
+  const vt::DType act = p.DType("x"), state = p.DType("state");
+  c.Input("x", act, {T, H, P}, Fill::Normal(0.0, 1.0));
+  c.Input("dt", p.DType("dt"), {T, H}, mamba::DtFill(p));
+  c.Input("A", vt::DType::kF32, {H}, mamba::AFill(p));
+  c.Input("B", act, {T, G, N}, Fill::Normal(0.0, 1.0));
+  c.Input("C", act, {T, G, N}, Fill::Normal(0.0, 1.0));
+  if (p.Str("D") == "h") c.Input("D", vt::DType::kF32, {H}, Fill::Normal(0.0, 1.0));
+  if (p.Str("D") == "hp") c.Input("D", vt::DType::kF32, {H, P}, Fill::Normal(0.0, 1.0));
+  if (p.Flag("z")) c.Input("z", act, {T, H, P}, Fill::Normal(0.0, 1.0));
+  if (p.Flag("dt_bias")) c.Input("dt_bias", vt::DType::kF32, {H}, Fill::Normal(0.0, 0.5));
+  if (p.Flag("init")) c.Input("initial_states", state, {S, H, P, N}, Fill::Normal(0.0, 1.0));
+  mamba::SetInts(c.Input("cu_seqlens", vt::DType::kI32, {S + 1}, Fill::Const(0)), cu);
+  const int64_t nchunks = static_cast<int64_t>(m.seq_idx.size());
+  mamba::SetInts(c.Input("cu_chunk_seqlens", vt::DType::kI32, {nchunks + 1}, Fill::Const(0)), m.cu_chunk_seqlens);
+  mamba::SetInts(c.Input("last_chunk_indices", vt::DType::kI32, {S}, Fill::Const(0)), m.last_chunk_indices);
+  mamba::SetInts(c.Input("seq_idx", vt::DType::kI32, {nchunks}, Fill::Const(0)), m.seq_idx);
+  c.Output("out", p.DType("out"), {T, H, P});
+  c.Output("final_states", state, {S, H, P, N});
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  vt::Mamba2ChunkScan(ctx, ws["out"], ws["final_states"], ws["x"], ws["dt"], ws["A"], ws["B"], ws["C"],
+                      ws.Find("D"), ws.Find("z"), ws.Find("dt_bias"), ws.Find("initial_states"),
+                      ws["cu_seqlens"], ws["cu_chunk_seqlens"], ws["last_chunk_indices"], ws["seq_idx"],
+                      mamba::Args(ws.params()));
+}
+
+std::vector<double> ValuesOr(const Case& c, const std::string& name) {
+  const TensorData* t = c.Find(name);
+  return t == nullptr ? std::vector<double>() : t->Values();
+}
+
+oracle::Mamba2ScanProblem Problem(const Case& c) {
+  const Params& p = c.params;
+  oracle::Mamba2ScanProblem q;
+  const TensorData& x = c.Get("x");
+  const TensorData& B = c.Get("B");
+  q.T = x.shape[0], q.H = x.shape[1], q.P = x.shape[2], q.G = B.shape[1], q.N = B.shape[2];
+  q.S = c.Get("final_states").shape[0];
+  q.x = x.Values(), q.dt = c.Get("dt").Values(), q.A = c.Get("A").Values();
+  q.B = B.Values(), q.C = c.Get("C").Values();
+  q.D = ValuesOr(c, "D"), q.z = ValuesOr(c, "z"), q.dt_bias = ValuesOr(c, "dt_bias");
+  q.init = ValuesOr(c, "initial_states");
+  q.d_per_channel = c.Find("D") != nullptr && c.Get("D").shape.size() == 2;
+  q.cu_seqlens = mamba::Ints(c.Get("cu_seqlens"));
+  q.cu_chunk_seqlens = mamba::Ints(c.Get("cu_chunk_seqlens"));
+  const vt::Mamba2Args a = mamba::Args(p);
+  q.dt_softplus = a.dt_softplus;
+  q.dt_min = a.dt_min, q.dt_max = a.dt_max;
+  q.state_fmt = oracle::FmtOf(c.Get("final_states").dtype);
+  return q;
+}
+
+// Truth, f32 baseline and the chunked algorithm's own error scale
+// (docs/ops/mamba.md, "Tolerance"): per element
+//   e = c * max|oracle<float> - truth|          (baseline rule, c = kBaselineC)
+//     + delta * sum|terms of the element|       (decays from f32 cumsum differences,
+//                                                and the L-, N- and chunk-count-term sums)
+//     + effect of handover roundings that may go either way (non-f32 state)
+// and the output must lie in [R(v - e), R(v + e)], R its rounding.
+OracleResult Oracle(const Case& c) {
+  const oracle::Mamba2ScanProblem q = Problem(c);
+  const auto truth = oracle::Mamba2ChunkScanRecurrence<double>(q);
+  const auto same = oracle::Mamba2ChunkScanRecurrence<float>(q);
+  auto worst = [](const std::vector<double>& t, const std::vector<float>& f) {
+    double m = 0.0;
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      const double d = std::fabs(static_cast<double>(f[k]) - t[k]);
+      if (std::isfinite(d)) m = std::max(m, d);
+    }
+    return m;
+  };
+  const double u = 0x1p-24;
+  // Chunks per sequence (the state passing's chain length).
+  int64_t chain = 1;
+  for (std::size_t b = 0; b + 1 < q.cu_seqlens.size(); ++b) {
+    int64_t n = 0;
+    for (std::size_t k = 0; k + 1 < q.cu_chunk_seqlens.size(); ++k) {
+      n += q.cu_chunk_seqlens[k] >= q.cu_seqlens[b] && q.cu_chunk_seqlens[k] < q.cu_seqlens[b + 1];
+    }
+    chain = std::max(chain, n);
+  }
+  const auto probe = oracle::Mamba2ChunkScanScale(q, 0.0);
+  const double delta = std::expm1(2.0 * probe.cumsum_err + 2.0 * u * probe.chunk_decay) +
+                       static_cast<double>(q.N + probe.longest_chunk + chain + 8) * u;
+  const auto scale = oracle::Mamba2ChunkScanScale(q, delta);
+  const double b_out = worst(truth.out, same.out), b_fs = worst(truth.final_states, same.final_states);
+  Expected out, fs;
+  out.v = truth.out;
+  for (std::size_t k = 0; k < truth.out.size(); ++k) {
+    out.e.push_back(mamba::kBaselineC * b_out + delta * scale.out_abs[k] + scale.out_flip[k] + mamba::kBaselineFloor);
+  }
+  fs.v = truth.final_states;
+  for (std::size_t k = 0; k < truth.final_states.size(); ++k) {
+    fs.e.push_back(mamba::kBaselineC * b_fs + delta * scale.state_abs[k] + mamba::kBaselineFloor);
+  }
+  return {{"out", out}, {"final_states", fs}};
+}
+
+std::vector<OutputSpec> Outputs(const Case&) {
+  return {{"out", Bound(mamba::kBaselineWhy)}, {"final_states", Bound(mamba::kBaselineWhy)}};
+}
+
+int64_t Count(const Case& c, const std::string& name) { return static_cast<int64_t>(mamba::Ints(c.Get(name)).size()); }
+
+std::vector<ErrorCase> Errors() {
+  using mamba::EditInts;
+  using mamba::Rebuilt;
+  using mamba::SetArg;
+  std::vector<ErrorCase> e = {
+      SetArg("tp_world_size_2", "tp", 2, "tp_world_size"),
+      ErrorCase("chunk_size_not_pow2", [](Case& c) {
+        c.params.Set("cs", c.params.Int("cs") * 3);  // larger: the chunks still fit
+        return true;
+      }, "chunk_size"),
+      SetArg("chunk_size_0", "cs", 0, "chunk_size"),
+      SetArg("dt_min_negative", "dt_min", -0.25, "dt_min"),
+      SetArg("dt_min_nan", "dt_min", std::nan(""), "dt_min"),
+      SetArg("dt_max_below_dt_min", "dt_max", -1.0, "dt_max"),
+      SetArg("dt_max_nan", "dt_max", std::nan(""), "dt_max"),
+      Rebuilt("head_dim_0", [](Params& p) { p.Set("P", 0); return true; }, Build, "x [T,H,P]"),
+      Rebuilt("groups_not_dividing_heads", [](Params& p) { p.Set("G", p.Int("H") + 1); return true; }, Build,
+              "G > 0 dividing H"),
+      Rebuilt("state_dim_0", [](Params& p) { p.Set("N", 0); return true; }, Build, "N > 0"),
+      mut::Dim("dt", 1, 1), mut::Dim("dt", 0, 1), mut::Dim("A", 0, 1), mut::Dim("B", 0, 1),
+      mut::Dim("C", 2, 1), mut::Dim("C", 1, 1), mut::Dim("out", 2, 1), mut::Dim("out", 0, -1),
+      mut::Dim("final_states", 3, 1), mut::Dim("final_states", 1, 1), mut::Dim("D", 0, 1),
+      mut::Dim("D", 1, 1), mut::Dim("z", 1, 1), mut::Dim("dt_bias", 0, 1),
+      mut::Dim("initial_states", 0, 1), mut::Dim("cu_seqlens", 0, 1), mut::Dim("last_chunk_indices", 0, 1),
+      mut::Dim("seq_idx", 0, 1), mut::Dim("seq_idx", 0, -1),
+      ErrorCase("cu_chunk_seqlens_single_entry", [](Case& c) {
+        TensorData& t = c.Get("cu_chunk_seqlens");
+        t.shape = {1};
+        t.SetContiguous();
+        return true;
+      }, "cu_chunk_seqlens"),
+      // -- metadata values (each breaks one rule of the validator's list) --
+      EditInts("chunk_bounds_past_T", "cu_chunk_seqlens", [](V& v, const Case&) { v.back() += 1; return true; },
+               "cu_chunk_seqlens must start"),
+      EditInts("chunk_empty", "cu_chunk_seqlens", [](V& v, const Case&) {
+        if (v.size() < 3) return false;
+        v[1] = v[0];  // chunk 0 empty (chunk 1 grows)
+        return true;
+      }, "1..chunk_size"),
+      ErrorCase("chunk_longer_than_chunk_size", [](Case& c) {
+        const V ccs = mamba::Ints(c.Get("cu_chunk_seqlens"));
+        int64_t longest = 0;
+        for (std::size_t k = 0; k + 1 < ccs.size(); ++k) longest = std::max(longest, ccs[k + 1] - ccs[k]);
+        if (longest < 2) return false;
+        int64_t cs = 1;
+        while (cs * 2 < longest) cs *= 2;
+        c.params.Set("cs", cs);  // still a power of two, now shorter than one chunk
+        return true;
+      }, "1..chunk_size"),
+      EditInts("seqlens_bounds_past_T", "cu_seqlens", [](V& v, const Case&) { v.back() += 1; return true; },
+               "cu_seqlens must start"),
+      EditInts("seqlens_not_monotone", "cu_seqlens", [](V& v, const Case&) {
+        if (v.size() < 3) return false;
+        v[1] = v[2] + 1;
+        return true;
+      }, "non-decreasing"),
+      EditInts("seqlens_empty_sequence", "cu_seqlens", [](V& v, const Case&) {
+        if (v.size() < 3) return false;
+        v[1] = v[0];
+        return true;
+      }, "empty sequences"),
+      Rebuilt("empty_sequence_as_vllm_builds_it", [](Params& p) {
+        Json lens = p.args.at("lens");
+        lens.push_back(0);
+        p.Set("lens", lens);
+        return true;
+      }, Build, "empty sequences"),
+      EditInts("seq_idx_past_S", "seq_idx", [](V& v, const Case& c) {
+        v.back() = Count(c, "last_chunk_indices");
+        return true;
+      }, "seq_idx entries"),
+      EditInts("seq_idx_negative", "seq_idx", [](V& v, const Case&) { v.front() = -1; return true; },
+               "seq_idx entries"),
+      EditInts("last_chunk_past_nchunks", "last_chunk_indices", [](V& v, const Case& c) {
+        v.back() = Count(c, "seq_idx");
+        return true;
+      }, "last_chunk_indices entries"),
+      EditInts("last_chunk_minus_one", "last_chunk_indices", [](V& v, const Case&) {
+        v.front() = -1;
+        return true;
+      }, "last_chunk_indices entries"),
+      EditInts("last_chunk_not_increasing", "last_chunk_indices", [](V& v, const Case& c) {
+        if (v.size() >= 2) {
+          v[0] = v[1];
+        } else if (Count(c, "seq_idx") >= 2) {
+          v[0] -= 1;  // the last chunk no longer covered
+        } else {
+          return false;
+        }
+        return true;
+      }, "strictly increasing"),
+      EditInts("seq_idx_inconsistent", "seq_idx", [](V& v, const Case& c) {
+        if (Count(c, "last_chunk_indices") < 2) return false;
+        v.front() = 1;
+        return true;
+      }, "seq_idx must name"),
+      EditInts("chunk_crosses_sequence", "cu_seqlens", [](V& v, const Case&) {
+        if (v.size() < 3) return false;
+        if (v[2] - v[1] >= 2) {
+          v[1] += 1;
+        } else if (v[1] - v[0] >= 2) {
+          v[1] -= 1;
+        } else {
+          return false;
+        }
+        return true;
+      }, "crosses a sequence boundary"),
+      ErrorCase("A_zero", [](Case& c) {
+        c.Get("A").overrides.push_back({c.Get("A").Numel() - 1, 0.0});
+        return true;
+      }, "A must be strictly negative"),
+      ErrorCase("A_positive", [](Case& c) {
+        c.Get("A").overrides.push_back({0, 0.5});
+        return true;
+      }, "A must be strictly negative"),
+  };
+  return e;
+}
+
+}  // namespace
+
+OpSpec Spec_mamba2_chunk_scan() {
+  using entry::Operand;
+  using entry::Written;
+  const std::vector<vt::DType> i32 = {vt::DType::kI32};
+  OpSpec s;
+  s.name = "mamba2_chunk_scan";
+  s.family = "mamba";
+  s.dtypes = "cpu: x/dt/B/C/z f32/f16/bf16; A/D/dt_bias f32; out, final_states/initial_states f32/bf16; metadata i32";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = Oracle;
+  s.outputs = Outputs;
+  s.contract = {{Operand("x", entry::kFloatIn, entry::kContiguous, {3}),
+                 Operand("dt", entry::kFloatIn, entry::kContiguous, {2}),
+                 Operand("A", entry::kF32, entry::kContiguous, {1}),
+                 Operand("B", entry::kFloatIn, entry::kContiguous, {3}),
+                 Operand("C", entry::kFloatIn, entry::kContiguous, {3}),
+                 Operand("D", entry::kF32, entry::kContiguous, {1, 2}),
+                 Operand("z", entry::kFloatIn, entry::kContiguous, {3}),
+                 Operand("dt_bias", entry::kF32, entry::kContiguous, {1}),
+                 Operand("initial_states", entry::kFloatOut, entry::kContiguous, {4}),
+                 Operand("cu_seqlens", i32, entry::kContiguous, {1}),
+                 Operand("cu_chunk_seqlens", i32, entry::kContiguous, {1}),
+                 Operand("last_chunk_indices", i32, entry::kContiguous, {1}),
+                 Operand("seq_idx", i32, entry::kContiguous, {1}),
+                 Written("out", entry::kFloatOut, entry::kContiguous, {3}),
+                 Written("final_states", entry::kFloatOut, entry::kContiguous, {4})},
+                {}};
+  s.errors = Errors();
+  s.claims = mamba::ChunkScanClaims(Build);
+  return s;
+}
+
+}  // namespace vt::conform

@@ -1,0 +1,199 @@
+// Catalog entry: mamba2_state_update (vLLM selective_state_update at Mamba2's
+// scalar-per-head shape: one decode step per batch row, state in place).
+//
+// Generator knobs: x, dt (dtypes of x/B/C/z and of dt), out, state (state
+// dtype), Nb (batch rows), H, G, P, N, D (0 | 1: D [H]), z, dt_bias,
+// softplus (0 | 1), slots (none: row b owns slot b | indexed: state_indices
+// with NULL rows and spare slots), dist (as mamba2_chunk_scan).
+#include <algorithm>
+#include <numeric>
+
+#include "harness/catalog/mamba/mamba_entry.h"
+#include "harness/core/rng.h"
+#include "oracles/mamba/mamba2_state_update.h"
+#include "vt/ops.h"
+
+namespace vt::conform {
+namespace {
+
+using V = std::vector<int64_t>;
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("mamba2_state_update");
+    p.Set("x", *gen::FloatIn());
+    p.Set("dt", *gen::FloatIn());
+    p.Set("out", *gen::FloatOut());
+    p.Set("state", *gen::FloatOut());
+    p.Set("Nb", *gen::Pick(tier == Tier::kSmoke ? V{1, 2, 3} : V{1, 2, 3, 4, 7, 8, 16, 33}));
+    const int64_t h = *gen::Pick(V{1, 2, 4, 3, 8});
+    p.Set("H", h);
+    V groups;
+    for (int64_t g = 1; g <= h; ++g) {
+      if (h % g == 0) groups.push_back(g);
+    }
+    p.Set("G", *gen::Pick(groups));
+    p.Set("P", *gen::Pick(V{1, 2, 3, 8, 16, 64}));
+    p.Set("N", *gen::Pick(V{1, 4, 8, 16, 17, 128}));
+    p.Set("D", *gen::Flag());
+    p.Set("z", *gen::Flag());
+    p.Set("dt_bias", *gen::Flag());
+    p.Set("softplus", *gen::Flag());
+    p.Set("slots", *gen::Pick(std::vector<std::string>{"none", "indexed", "indexed"}));
+    p.Set("dist", *gen::Pick(std::vector<std::string>{"normal", "normal", "large_dt", "small_a", "overflow"}));
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+// Indexed: 2 Nb + 1 slots; row b's slot is a seed-drawn distinct slot, and
+// about one row in five (never all of them) is a NULL row (-1).
+V Slots(const Params& p) {
+  const int64_t nb = p.Int("Nb"), S = 2 * nb + 1;
+  V perm(static_cast<std::size_t>(S));
+  std::iota(perm.begin(), perm.end(), 0);
+  uint64_t h = SplitMix64(p.seed ^ 0x5107);
+  for (int64_t i = S - 1; i > 0; --i) {
+    h = SplitMix64(h);
+    std::swap(perm[static_cast<std::size_t>(i)], perm[static_cast<std::size_t>(h % static_cast<uint64_t>(i + 1))]);
+  }
+  V slots(perm.begin(), perm.begin() + nb);
+  for (int64_t b = 1; b < nb; b += 5) slots[static_cast<std::size_t>(b)] = -1;
+  return slots;
+}
+
+void Build(Case& c) {
+  const Params& p = c.params;
+  const int64_t nb = p.Int("Nb"), H = p.Int("H"), G = p.Int("G"), P = p.Int("P"), N = p.Int("N");
+  const bool indexed = p.Str("slots") == "indexed";
+  const int64_t S = indexed ? 2 * nb + 1 : nb;
+  const vt::DType act = p.DType("x");
+  c.Input("x", act, {nb, H, P}, Fill::Normal(0.0, 1.0));
+  c.Input("dt", p.DType("dt"), {nb, H}, mamba::DtFill(p));
+  c.Input("A", vt::DType::kF32, {H}, mamba::AFill(p));
+  c.Input("B", act, {nb, G, N}, Fill::Normal(0.0, 1.0));
+  c.Input("C", act, {nb, G, N}, Fill::Normal(0.0, 1.0));
+  if (p.Flag("D")) c.Input("D", vt::DType::kF32, {H}, Fill::Normal(0.0, 1.0));
+  if (p.Flag("z")) c.Input("z", act, {nb, H, P}, Fill::Normal(0.0, 1.0));
+  if (p.Flag("dt_bias")) c.Input("dt_bias", vt::DType::kF32, {H}, Fill::Normal(0.0, 0.5));
+  if (indexed) mamba::SetInts(c.Input("state_indices", vt::DType::kI32, {nb}, Fill::Const(0)), Slots(p));
+  c.Add("state", p.DType("state"), {S, H, P, N}, Role::kInPlace, Fill::Normal(0.0, 1.0));
+  c.Output("out", p.DType("out"), {nb, H, P});
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  vt::Mamba2StateUpdate(ctx, ws["out"], ws["state"], ws["x"], ws["dt"], ws["A"], ws["B"], ws["C"], ws.Find("D"),
+                        ws.Find("z"), ws.Find("dt_bias"), ws.Find("state_indices"), mamba::Args(ws.params()));
+}
+
+std::vector<double> ValuesOr(const Case& c, const std::string& name) {
+  const TensorData* t = c.Find(name);
+  return t == nullptr ? std::vector<double>() : t->Values();
+}
+
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
+  oracle::Mamba2StepProblem q;
+  const TensorData& x = c.Get("x");
+  q.Nb = x.shape[0], q.H = x.shape[1], q.P = x.shape[2];
+  q.G = c.Get("B").shape[1], q.N = c.Get("B").shape[2];
+  q.S = c.Get("state").shape[0];
+  q.x = x.Values(), q.dt = c.Get("dt").Values(), q.A = c.Get("A").Values();
+  q.B = c.Get("B").Values(), q.C = c.Get("C").Values(), q.state = c.Get("state").Values();
+  q.D = ValuesOr(c, "D"), q.z = ValuesOr(c, "z"), q.dt_bias = ValuesOr(c, "dt_bias");
+  if (c.Find("state_indices") != nullptr) q.slots = mamba::Ints(c.Get("state_indices"));
+  q.dt_softplus = c.params.Flag("softplus");
+  q.state_fmt = oracle::FmtOf(c.Get("state").dtype);
+  auto r = oracle::Mamba2StateUpdate<S>(q);
+  return {{"out", std::move(r.out)}, {"state", std::move(r.state)}};
+}
+
+std::vector<OutputSpec> Outputs(const Case&) {
+  return {{"out", Bound("f32 step: dt (+bias) (softplus: expf, log1pf), expf(A dt), s dA + (B x) dt per "
+                        "n, N-term sequential sum with C, + D x, * silu(z): running error bound of "
+                        "each f32 step, one rounding at the store (docs/tolerance.md)")},
+          {"state", Bound("the updated slot: s dA + (B x) dt bounded as for out, rounded once to the state "
+                          "dtype; untouched slots exactly their input (docs/ops/mamba.md)")}};
+}
+
+std::vector<ErrorCase> Errors() {
+  using mamba::EditInts;
+  using mamba::Rebuilt;
+  return {
+      mamba::SetArg("tp_world_size_2", "tp", 2, "tp_world_size"),
+      Rebuilt("head_dim_0", [](Params& p) { p.Set("P", 0); return true; }, Build, "x [Nb,H,P]"),
+      Rebuilt("groups_not_dividing_heads", [](Params& p) { p.Set("G", p.Int("H") + 1); return true; }, Build,
+              "G > 0 dividing H"),
+      Rebuilt("state_dim_0", [](Params& p) { p.Set("N", 0); return true; }, Build, "N > 0"),
+      mut::Dim("dt", 1, 1), mut::Dim("dt", 0, 1), mut::Dim("A", 0, 1), mut::Dim("B", 0, 1),
+      mut::Dim("C", 2, 1), mut::Dim("out", 2, 1), mut::Dim("out", 0, 1), mut::Dim("state", 1, 1),
+      mut::Dim("state", 3, 1), mut::Dim("D", 0, 1), mut::Dim("z", 2, 1), mut::Dim("dt_bias", 0, 1),
+      mut::Dim("state_indices", 0, 1),
+      ErrorCase("state_slots_without_indices", [](Case& c) {
+        if (c.Find("state_indices") != nullptr) return false;
+        TensorData& s = c.Get("state");
+        s.shape[0] += 1;
+        s.SetContiguous();
+        return true;
+      }, "state must have Nb"),
+      ErrorCase("A_zero", [](Case& c) {
+        c.Get("A").overrides.push_back({0, 0.0});
+        return true;
+      }, "A must be strictly negative"),
+      ErrorCase("A_nan", [](Case& c) {
+        c.Get("A").overrides.push_back({c.Get("A").Numel() - 1, std::nan("")});
+        return true;
+      }, "A must be strictly negative"),
+      EditInts("slot_out_of_range", "state_indices", [](V& v, const Case& c) {
+        v.back() = c.Get("state").shape[0];
+        return true;
+      }, "state_indices entries must be < S"),
+      EditInts("slot_duplicated", "state_indices", [](V& v, const Case&) {
+        V live;
+        for (int64_t s : v) {
+          if (s >= 0) live.push_back(s);
+        }
+        if (live.size() < 2) return false;
+        for (int64_t& s : v) {
+          if (s >= 0 && s != live.front()) {
+            s = live.front();
+            break;
+          }
+        }
+        return true;
+      }, "distinct"),
+  };
+}
+
+}  // namespace
+
+OpSpec Spec_mamba2_state_update() {
+  using entry::Operand;
+  using entry::Written;
+  OpSpec s;
+  s.name = "mamba2_state_update";
+  s.family = "mamba";
+  s.dtypes = "cpu: x/dt/B/C/z f32/f16/bf16; A/D/dt_bias f32; out, state (in place) f32/bf16; state_indices i32";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
+  s.outputs = Outputs;
+  s.contract = {{Operand("x", entry::kFloatIn, entry::kContiguous, {3}),
+                 Operand("dt", entry::kFloatIn, entry::kContiguous, {2}),
+                 Operand("A", entry::kF32, entry::kContiguous, {1}),
+                 Operand("B", entry::kFloatIn, entry::kContiguous, {3}),
+                 Operand("C", entry::kFloatIn, entry::kContiguous, {3}),
+                 Operand("D", entry::kF32, entry::kContiguous, {1}),
+                 Operand("z", entry::kFloatIn, entry::kContiguous, {3}),
+                 Operand("dt_bias", entry::kF32, entry::kContiguous, {1}),
+                 Operand("state_indices", {vt::DType::kI32}, entry::kContiguous, {1}),
+                 Written("out", entry::kFloatOut, entry::kContiguous, {3}),
+                 Written("state", entry::kFloatOut, entry::kContiguous, {4})},
+                {}};
+  s.errors = Errors();
+  return s;
+}
+
+}  // namespace vt::conform

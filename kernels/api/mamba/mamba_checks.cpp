@@ -1,0 +1,60 @@
+#include "api/mamba/mamba_checks.h"
+
+#include <cstring>
+#include <string>
+
+namespace vt::api::mamba {
+
+void FloatOperand(const Checker& c, const ExecContext& ctx, const Tensor& t, const char* name,
+                  int rank, bool output) {
+  c.Operand(ctx, t, name);
+  c.Rank(t, name, rank);
+  if (output) {
+    c.FloatOut(t, name);
+  } else {
+    c.FloatIn(t, name);
+  }
+  c.Contiguous(t, name);
+}
+
+void HeadVector(const Checker& c, const ExecContext& ctx, const Tensor& t, const char* name,
+                int64_t heads) {
+  c.Operand(ctx, t, name);
+  c.Rank(t, name, 1);
+  c.DType(t, name, {vt::DType::kF32});
+  c.Contiguous(t, name);
+  c.Shape(t, name, {heads});
+}
+
+void IndexVector(const Checker& c, const ExecContext& ctx, const Tensor& t, const char* name) {
+  c.Operand(ctx, t, name);
+  c.Rank(t, name, 1);
+  c.DType(t, name, {vt::DType::kI32});
+  c.Contiguous(t, name);
+}
+
+void ANegative(const Checker& c, const Tensor& A) {
+  const float* a = static_cast<const float*>(A.data);
+  int64_t bad = -1;
+  for (int64_t h = 0; h < A.shape[0] && bad < 0; ++h) {
+    float v;
+    std::memcpy(&v, a + h, sizeof v);
+    if (!(v < 0.0f)) bad = h;
+  }
+  c.Require("A.negative", bad < 0,
+            "A must be strictly negative (A = -exp(A_log)); A[" + std::to_string(bad) + "] is not");
+}
+
+void SingleRank(const Checker& c, const Mamba2Args& args) {
+  c.Require("range(tp_world_size)", args.tp_world_size == 1,
+            "tp_world_size must be 1 (tensor-parallel head splits are not implemented), got " +
+                std::to_string(args.tp_world_size));
+}
+
+std::vector<int32_t> ReadI32(const Tensor& t) {
+  std::vector<int32_t> v(static_cast<std::size_t>(t.Numel()));
+  if (!v.empty()) std::memcpy(v.data(), t.data, v.size() * sizeof(int32_t));
+  return v;
+}
+
+}  // namespace vt::api::mamba

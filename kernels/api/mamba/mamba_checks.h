@@ -1,0 +1,31 @@
+// Validation shared by the Mamba2 ops (chunk scan and state update): the
+// operand checks both declare the same way, and reading i32 metadata that
+// the typed checks have already proved to be i32, contiguous and present.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "api/check.h"
+#include "vt/ops_mamba.h"
+
+namespace vt::api::mamba {
+
+// A float activation / output operand: well formed, `rank`, dtype in the set,
+// contiguous.
+void FloatOperand(const Checker& c, const ExecContext& ctx, const Tensor& t, const char* name,
+                  int rank, bool output);
+// An f32 per-head vector [H] (A, dt_bias), contiguous.
+void HeadVector(const Checker& c, const ExecContext& ctx, const Tensor& t, const char* name,
+                int64_t heads);
+// An i32 index vector, contiguous, rank 1 (its length is checked by the caller).
+void IndexVector(const Checker& c, const ExecContext& ctx, const Tensor& t, const char* name);
+// Every A[h] < 0 (A = -exp(A_log) upstream: the chunk scan's decay algebra
+// assumes it, and NaN is refused with it).
+void ANegative(const Checker& c, const Tensor& A);
+// tp_world_size == 1.
+void SingleRank(const Checker& c, const Mamba2Args& args);
+// The values of a validated i32 vector.
+std::vector<int32_t> ReadI32(const Tensor& t);
+
+}  // namespace vt::api::mamba
