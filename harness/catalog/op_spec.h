@@ -94,6 +94,10 @@ struct GoldenMapping {
   // tolerance cannot vouch for (e.g. a bf16 cos/sin cache under atol 1e-2,
   // where most sin values near position 0 are below the atol).
   std::map<std::string, GoldenTolerance> tighter;
+  // Optional: a composite's tail, run after the op on each run's result (at
+  // that run's context): further catalog ops that add or update tensors of
+  // `after` for `compare` to name (dense_attention's attn * sigmoid(gate)).
+  std::function<void(Case& after, const vt::ExecContext& ctx)> then;
 };
 struct GoldenAdapter {
   std::string manifest_op;  // the manifest's "op" ("rmsnorm", "l2norm", ...)
