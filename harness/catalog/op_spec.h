@@ -103,6 +103,10 @@ struct GoldenMapping {
     std::string failure; // empty: it held
   };
   std::vector<SideCheck> side_checks;
+  // Optional: a composite's tail, run after the op on each run's result (at
+  // that run's context): further catalog ops that add or update tensors of
+  // `after` for `compare` to name (dense_attention's attn * sigmoid(gate)).
+  std::function<void(Case& after, const vt::ExecContext& ctx)> then;
 };
 struct GoldenAdapter {
   std::string manifest_op;  // the manifest's "op" ("rmsnorm", "l2norm", ...)

@@ -22,5 +22,6 @@ const std::vector<CompositeGoldenAdapter>& CompositeGoldenAdapters();
 
 // The adapters themselves (one function per module).
 GoldenMapping MapLongContextRope(const GoldenCase& g);
+GoldenMapping MapDenseAttention(const GoldenCase& g);
 
 }  // namespace vt::conform

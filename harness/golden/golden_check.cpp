@@ -204,8 +204,13 @@ CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult 
   r.seed = map.c.params.seed;
   Execution one, many;
   try {
-    one = Execute(*op, map.c, vt::ExecContext{vt::Backend::kCPU, 1, false});
-    many = Execute(*op, map.c, vt::ExecContext{vt::Backend::kCPU, cfg.threads, false});
+    const vt::ExecContext ctx_one{vt::Backend::kCPU, 1, false}, ctx_many{vt::Backend::kCPU, cfg.threads, false};
+    one = Execute(*op, map.c, ctx_one);
+    many = Execute(*op, map.c, ctx_many);
+    if (map.then) {
+      map.then(one.after, ctx_one);
+      map.then(many.after, ctx_many);
+    }
   } catch (const std::exception& e) {
     r.status = Outcome::kFailedError;
     r.reason = op->name + " refused or failed on the golden's operands: " + e.what();

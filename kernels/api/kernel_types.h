@@ -3,6 +3,7 @@
 #pragma once
 
 #include "vt/ops_act.h"
+#include "vt/ops_attn.h"
 #include "vt/ops_gemm.h"
 #include "vt/ops_glue.h"
 #include "vt/ops_mamba.h"
@@ -66,6 +67,20 @@ using Fp4QuantBinaryFn = void(const ExecContext&, const Tensor& out_packed, cons
 using MatmulNvfp4Fp4Fn = void(const ExecContext&, const Tensor& out, const Tensor& a_packed,
                               const Tensor& a_scale, const Tensor& b_packed, const Tensor& b_scale,
                               float alpha);
+
+// Attention family (vt/ops_attn.h). attention and its three CUDA-variant
+// names share AttentionFn (and, on the CPU, one kernel).
+using AttentionFn = void(const ExecContext&, const Tensor& out, const Tensor& query, const Tensor& key,
+                         const Tensor& value, const AttentionArgs&);
+using AttentionCrossFn = void(const ExecContext&, const Tensor& out, const Tensor& query, const Tensor& key,
+                              const Tensor& value, const Tensor* bias, const AttentionCrossArgs&);
+using DFlashBlockAttentionFn = void(const ExecContext&, const Tensor& out, const Tensor& query, const Tensor& key,
+                                    const Tensor& value, const DFlashBlockAttentionArgs&);
+using DFlashPagedBlockAttentionFn = void(const ExecContext&, const Tensor& out, const Tensor& query,
+                                         const Tensor& block_key, const Tensor& block_value,
+                                         const Tensor& ctx_key, const Tensor& ctx_value,
+                                         const Tensor& cu_seqlens, const Tensor& seq_lens,
+                                         const Tensor& block_table, const DFlashPagedBlockAttentionArgs&);
 
 }  // namespace vt::kernel
 

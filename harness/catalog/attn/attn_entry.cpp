@@ -1,0 +1,221 @@
+#include "harness/catalog/attn/attn_entry.h"
+
+#include <cmath>
+
+#include "harness/core/rng.h"
+
+namespace vt::conform::attn_entry {
+
+rc::Gen<int64_t> Tokens(Tier t, bool with_zero) {
+  std::vector<int64_t> v;
+  switch (t) {
+    case Tier::kSmoke: v = {1, 2, 5}; break;
+    case Tier::kCi: v = {1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33, 64, 130, 257}; break;
+    case Tier::kFull: v = {1, 2, 3, 5, 8, 16, 17, 31, 33, 63, 64, 65, 127, 129, 257, 513}; break;
+  }
+  if (with_zero && t != Tier::kSmoke) v.push_back(0);
+  return gen::Pick(v);
+}
+
+rc::Gen<int64_t> HeadDim(Tier t) {
+  if (t == Tier::kSmoke) return gen::Pick(std::vector<int64_t>{1, 8});
+  return gen::Pick(std::vector<int64_t>{1, 2, 7, 8, 16, 33, 64, 128});
+}
+
+rc::Gen<std::vector<int64_t>> Blocks(Tier t) {
+  return rc::gen::exec([t] {
+    const int64_t n = *gen::Pick(t == Tier::kSmoke ? std::vector<int64_t>{1, 2} : std::vector<int64_t>{1, 2, 3, 5});
+    std::vector<int64_t> b;
+    for (int64_t r = 0; r < n; ++r) {
+      b.push_back(*gen::Pick(t == Tier::kSmoke ? std::vector<int64_t>{1, 3}
+                                               : std::vector<int64_t>{1, 2, 3, 4, 5, 8, 16, 17, 0, 33}));
+    }
+    return b;
+  });
+}
+
+void DrawHeads(Params& p, Tier t, int64_t keys) {
+  p.Set("in", *gen::FloatIn());
+  p.Set("out", *gen::FloatOut());
+  const int64_t hk = *gen::Pick(std::vector<int64_t>{1, 2, 3});
+  const int64_t group = *gen::Pick(std::vector<int64_t>{1, 2, 4});
+  int64_t d = *HeadDim(t);
+  // Long key ranges with narrow heads only: attention is O(T^2 Hq D).
+  if (keys > 64) d = std::min<int64_t>(d, 16);
+  p.Set("Hkv", hk);
+  p.Set("Hq", keys > 64 ? std::min<int64_t>(hk * group, 4) / hk * hk : hk * group);
+  p.Set("D", d);
+  // The softmax scale: 1/sqrt(D) (the model's), and others so that a scale
+  // applied twice / dropped / moved after the exp changes the result.
+  const std::string how = *gen::Pick(std::vector<std::string>{"rsqrt", "rsqrt", "0.125", "1", "2.5"});
+  p.Set("scale", how == "rsqrt" ? 1.0 / std::sqrt(static_cast<double>(d)) : std::stod(how));
+  // Input magnitude: typical, tiny (near-uniform softmax), large (near one-hot).
+  p.Set("mag", *gen::Pick(std::vector<double>{1.0, 1.0, 0.01, 4.0}));
+}
+
+void AddQuartet(Case& c, int64_t tq, int64_t tk, const std::string& key, const std::string& value) {
+  const Params& p = c.params;
+  const vt::DType in = p.DType("in");
+  const int64_t hq = p.Int("Hq"), hk = p.Int("Hkv"), d = p.Int("D");
+  const Fill f = Fill::Normal(0.0, p.Num("mag"));
+  c.Input("query", in, {tq, hq, d}, f);
+  c.Input(key, in, {tk, hk, d}, f);
+  c.Input(value, in, {tk, hk, d}, f);
+  c.Output("out", p.DType("out"), {tq, hq, d});
+}
+
+oracle::AttnShape ShapeOf(const Case& c, const std::string& key) {
+  const TensorData& q = c.Get("query");
+  return {q.shape[0], q.shape[1], c.Get(key).shape[1], q.shape[2]};
+}
+
+std::vector<OutputSpec> BaselineOutputs(const Case&) {
+  return {{"out", Baseline(kBaselineC, 0.0,
+                           "softmax attention over up to 257 keys: the running bound of the f32 passes grows with the "
+                           "key count past usefulness, so FlashAttention's rule: at most 2x the worst error of the "
+                           "plain f32 evaluation against the double oracle (c = 2: a faithful f32 kernel in another "
+                           "order errs like the plain one; a drift of one ulp per key step does not, "
+                           "attention_baseline_test). No floor: that error already includes the store to out's dtype")}};
+}
+
+OracleResult BaselineResult(const Case& c, const std::vector<double>& truth, const std::vector<float>& f32) {
+  OracleResult r;
+  r["out"] = BaselineExpected(truth, std::vector<double>(f32.begin(), f32.end()), c.Get("out").fmt);
+  return r;
+}
+
+void SetI32(TensorData& t, const std::vector<int64_t>& values) {
+  t.fill = Fill::Const(0.0);
+  t.overrides.clear();
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    t.overrides.emplace_back(static_cast<int64_t>(k), static_cast<double>(values[k]));
+  }
+}
+
+std::vector<int64_t> DeclaredI32(const TensorData& t) {
+  std::vector<int64_t> v(static_cast<std::size_t>(t.Numel()), static_cast<int64_t>(t.fill.a));
+  for (const auto& [k, x] : t.overrides) {
+    if (k >= 0 && k < static_cast<int64_t>(v.size())) v[static_cast<std::size_t>(k)] = static_cast<int64_t>(x);
+  }
+  return v;
+}
+
+std::vector<int64_t> CuOf(const std::vector<int64_t>& blocks) {
+  std::vector<int64_t> cu = {0};
+  for (int64_t b : blocks) cu.push_back(cu.back() + b);
+  return cu;
+}
+
+std::vector<int64_t> BlocksOf(const Params& p) { return p.args.at("blocks").get<std::vector<int64_t>>(); }
+
+std::vector<double> RepeatHeads(const std::vector<double>& x, int64_t t, int64_t h, int64_t d, int64_t group) {
+  std::vector<double> out;
+  out.reserve(static_cast<size_t>(t * h * group * d));
+  for (int64_t i = 0; i < t; ++i) {
+    for (int64_t g = 0; g < h; ++g) {
+      for (int64_t r = 0; r < group; ++r) {
+        const auto at = x.begin() + static_cast<std::ptrdiff_t>((i * h + g) * d);
+        out.insert(out.end(), at, at + d);
+      }
+    }
+  }
+  return out;
+}
+
+Case ExpandedKV(const Case& c, const std::vector<std::string>& kv) {
+  Case d = c;
+  const int64_t hq = c.params.Int("Hq"), hk = c.params.Int("Hkv");
+  d.params.Set("Hkv", hq);
+  for (const std::string& name : kv) {
+    const TensorData& t = c.Get(name);
+    std::vector<int64_t> shape = t.shape;
+    // [T, Hk, D] or a paged [pages, block, Hk, D]: heads are the second-innermost extent.
+    const size_t hd = shape.size() - 2;
+    int64_t rows = 1;
+    for (size_t k = 0; k < hd; ++k) rows *= shape[k];
+    shape[hd] = hq;
+    d.Get(name) = TensorFromValues(name, t.dtype, shape, Role::kInput,
+                                   RepeatHeads(t.Values(), rows, hk, shape.back(), hq / hk));
+  }
+  return d;
+}
+
+ErrorCase DimsTogether(const std::string& name, const std::vector<std::string>& tensors, int dim, int64_t delta,
+                       const std::string& expect) {
+  return {name,
+          [=](Case& c) {
+            for (const std::string& n : tensors) {
+              TensorData* t = c.Find(n);
+              if (t == nullptr || t->shape[static_cast<size_t>(dim)] + delta < 0) return false;
+            }
+            for (const std::string& n : tensors) {
+              TensorData& t = c.Get(n);
+              t.shape[static_cast<size_t>(dim)] += delta;
+              t.SetContiguous();
+            }
+            return true;
+          },
+          expect};
+}
+
+ErrorCase SetArg(const std::string& name, const std::string& key, Json value, const std::string& expect) {
+  return {name,
+          [=](Case& c) {
+            c.params.Set(key, value);
+            return true;
+          },
+          expect};
+}
+
+ErrorCase ZeroExtents(const std::string& name, const std::vector<std::pair<std::string, int>>& dims,
+                      const std::string& expect) {
+  return {name,
+          [=](Case& c) {
+            for (const auto& [n, dim] : dims) {
+              TensorData* t = c.Find(n);
+              if (t == nullptr) continue;
+              t->shape[static_cast<size_t>(dim)] = 0;
+              t->SetContiguous();
+            }
+            return true;
+          },
+          expect};
+}
+
+ErrorCase HeadsNotDividing(const std::string& key, const std::string& value) {
+  return {key + "_heads_not_dividing_Hq",
+          [=](Case& c) {
+            const int64_t hq = c.Get("query").shape[1];
+            for (const std::string& n : {key, value}) {
+              TensorData& t = c.Get(n);
+              t.shape[t.shape.size() - 2] = hq + 1;
+              t.SetContiguous();
+            }
+            return true;
+          },
+          "multiple"};
+}
+
+ErrorCase MetaEdit(const std::string& name, const std::string& tensor,
+                   std::function<bool(std::vector<int64_t>&, const Case&)> edit, const std::string& expect) {
+  return {name,
+          [=](Case& c) {
+            TensorData* t = c.Find(tensor);
+            if (t == nullptr) return false;
+            std::vector<int64_t> v = DeclaredI32(*t);
+            if (!edit(v, c)) return false;
+            SetI32(*t, v);
+            return true;
+          },
+          expect};
+}
+
+std::vector<OperandRule> QuartetOperands(const std::string& key, const std::string& value) {
+  using entry::kContiguous;
+  return {entry::Operand("query", entry::kFloatIn, kContiguous, {3}),
+          entry::Operand(key, entry::kFloatIn, kContiguous, {3}),
+          entry::Operand(value, entry::kFloatIn, kContiguous, {3}),
+          entry::Written("out", entry::kFloatOut, kContiguous, {3})};
+}
+
+}  // namespace vt::conform::attn_entry

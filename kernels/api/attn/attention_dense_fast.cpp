@@ -1,0 +1,12 @@
+// attention_dense_fast: attention's validator and kernel under the CUDA
+// variant's name (op-contracts 3.8: identical validators).
+#include "api/attn/attn_checks.h"
+
+namespace vt {
+
+void AttentionDenseFast(const ExecContext& ctx, const Tensor& out, const Tensor& query, const Tensor& key,
+                      const Tensor& value, const AttentionArgs& args) {
+  api::DenseAttention("attention_dense_fast", ctx, out, query, key, value, args);
+}
+
+}  // namespace vt

@@ -1,0 +1,123 @@
+// The one computation every attention kernel of the family shares: one query
+// row of one q-head against an ordered list of visible keys. Three
+// sequential f32 passes in ascending key order (the spec's order; the
+// f32_definition check holds the bytes to it):
+//   1. s_j = (q . k_j) * scale [+ bias_j]  and  m = max_j s_j
+//   2. e_j = expf(s_j - m)                 and  denom = sum_j e_j
+//   3. acc = sum_j (e_j * (1 / denom)) * v_j, stored once at out's dtype.
+// The operand dtypes are resolved once per call (WithAttnStorage) and the
+// inner loops are typed on them.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "vt/codec.h"
+#include "vt/tensor.h"
+
+namespace vt::cpu::attn {
+
+struct F32Storage {
+  static float Load(const void* base, int64_t i) {
+    float f;
+    std::memcpy(&f, static_cast<const char*>(base) + i * 4, 4);
+    return f;
+  }
+  static void Store(void* base, int64_t i, float v) { std::memcpy(static_cast<char*>(base) + i * 4, &v, 4); }
+};
+
+struct F16Storage {
+  static float Load(const void* base, int64_t i) {
+    uint16_t h;
+    std::memcpy(&h, static_cast<const char*>(base) + i * 2, 2);
+    return F16ToF32(h);
+  }
+};
+
+struct BF16Storage {
+  static float Load(const void* base, int64_t i) {
+    uint16_t b;
+    std::memcpy(&b, static_cast<const char*>(base) + i * 2, 2);
+    return BF16ToF32(b);
+  }
+  static void Store(void* base, int64_t i, float v) {
+    const uint16_t b = F32ToBF16(v);
+    std::memcpy(static_cast<char*>(base) + i * 2, &b, 2);
+  }
+};
+
+// fn(In{}, Out{}) with the storage types of the inputs (f32/f16/bf16) and of
+// out (f32/bf16); the validator has refused every other dtype.
+template <class Fn>
+void WithAttnStorage(DType in, DType out, Fn&& fn) {
+  auto with_out = [&](auto i) {
+    if (out == DType::kBF16) {
+      fn(i, BF16Storage{});
+    } else {
+      fn(i, F32Storage{});
+    }
+  };
+  if (in == DType::kF16) {
+    with_out(F16Storage{});
+  } else if (in == DType::kBF16) {
+    with_out(BF16Storage{});
+  } else {
+    with_out(F32Storage{});
+  }
+}
+
+// Where visible key number n (0-based, ascending) lives: key and value
+// storage and the element offset of its head row (same offset in both).
+struct KeyRow {
+  const void* k;
+  const void* v;
+  int64_t off;
+};
+
+// Per-thread scratch: one score/probability per visible key, one accumulator
+// per head dim.
+struct RowScratch {
+  std::vector<float> probs;
+  std::vector<float> acc;
+};
+
+// Attends query row q[qoff .. qoff+d) over the n keys key_at(0..n-1) and
+// stores the result at out[ooff .. ooff+d). bias (may be null) holds one
+// additive f32 term per visible key from element boff on (read through
+// memcpy: no operand needs alignment). n >= 1.
+template <class In, class Out, class KeyAt>
+void AttendRow(const void* q, int64_t qoff, int64_t d, float scale, int64_t n, const KeyAt& key_at,
+               const void* bias, int64_t boff, void* out, int64_t ooff, RowScratch& s) {
+  s.probs.resize(static_cast<size_t>(n));
+  s.acc.assign(static_cast<size_t>(d), 0.0f);
+  float* probs = s.probs.data();
+  float m = -std::numeric_limits<float>::infinity();
+  for (int64_t j = 0; j < n; ++j) {
+    const KeyRow kr = key_at(j);
+    float dot = 0.0f;
+    for (int64_t e = 0; e < d; ++e) dot += In::Load(q, qoff + e) * In::Load(kr.k, kr.off + e);
+    dot *= scale;
+    if (bias != nullptr) dot += F32Storage::Load(bias, boff + j);
+    probs[j] = dot;
+    if (dot > m) m = dot;
+  }
+  float denom = 0.0f;
+  for (int64_t j = 0; j < n; ++j) {
+    const float e = std::exp(probs[j] - m);
+    probs[j] = e;
+    denom += e;
+  }
+  const float inv = 1.0f / denom;
+  float* acc = s.acc.data();
+  for (int64_t j = 0; j < n; ++j) {
+    const float p = probs[j] * inv;
+    const KeyRow kr = key_at(j);
+    for (int64_t e = 0; e < d; ++e) acc[e] += p * In::Load(kr.v, kr.off + e);
+  }
+  for (int64_t e = 0; e < d; ++e) Out::Store(out, ooff + e, acc[e]);
+}
+
+}  // namespace vt::cpu::attn

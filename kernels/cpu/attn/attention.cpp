@@ -1,0 +1,41 @@
+// attention CPU kernel (dense GQA, causal or not, one packed sequence).
+// Contract (validated by vt::Attention): query [T,Hq,D], key/value [T,Hkv,D]
+// of one float dtype, out [T,Hq,D] f32/bf16, all contiguous, Hq % Hkv == 0,
+// scale > 0. Query i of q-head h attends to keys 0..i (causal) or 0..T-1 of
+// kv-head h / (Hq/Hkv) (attend_row.h). Split: the Hq*T (head, query) rows,
+// head-major; each row owns its out row, so bytes never depend on threads.
+#include "cpu/attn/dense_attention.h"
+
+#include "api/kernel_types.h"
+#include "cpu/attn/attend_row.h"
+#include "vt/registry.h"
+#include "vt/threadpool.h"
+
+namespace vt::cpu {
+
+void DenseAttentionCpu(const ExecContext& ctx, const Tensor& out, const Tensor& query, const Tensor& key,
+                       const Tensor& value, const AttentionArgs& args) {
+  const int64_t t = query.shape[0], hq = query.shape[1], d = query.shape[2], hk = key.shape[1];
+  const int64_t group = hq / hk;
+  attn::WithAttnStorage(query.dtype, out.dtype, [&](auto in, auto ost) {
+    using In = decltype(in);
+    using Out = decltype(ost);
+    ParallelForRows(ctx, hq * t, [&](int64_t r0, int64_t r1) {
+      attn::RowScratch scratch;
+      for (int64_t r = r0; r < r1; ++r) {
+        const int64_t h = r / t, i = r % t, g = h / group;
+        const int64_t visible = args.causal ? i + 1 : t;
+        const auto key_at = [&](int64_t j) { return attn::KeyRow{key.data, value.data, (j * hk + g) * d}; };
+        const int64_t row = (i * hq + h) * d;
+        attn::AttendRow<In, Out>(query.data, row, d, args.scale, visible, key_at, nullptr, 0, out.data, row,
+                                 scratch);
+      }
+    });
+  });
+}
+
+void Register_attention() {
+  RegisterTyped<kernel::AttentionFn>("attention", Backend::kCPU, &DenseAttentionCpu);
+}
+
+}  // namespace vt::cpu

@@ -1,0 +1,43 @@
+// attention_cross CPU kernel: non-causal attention of Tq queries over S keys
+// with an optional additive f32 score bias. Contract (validated by
+// vt::AttentionCross): query [Tq,Hq,D], key/value [S,Hkv,D] of one float
+// dtype, out [Tq,Hq,D] f32/bf16, bias [Tq or 1, S] f32 (one row: broadcast),
+// all contiguous. Split: the Hq*Tq (head, query) rows, head-major.
+#include "api/kernel_types.h"
+#include "cpu/attn/attend_row.h"
+#include "vt/registry.h"
+#include "vt/threadpool.h"
+
+namespace vt::cpu {
+namespace {
+
+void AttentionCrossCpu(const ExecContext& ctx, const Tensor& out, const Tensor& query, const Tensor& key,
+                       const Tensor& value, const Tensor* bias, const AttentionCrossArgs& args) {
+  const int64_t tq = query.shape[0], hq = query.shape[1], d = query.shape[2];
+  const int64_t s = key.shape[0], hk = key.shape[1];
+  const int64_t group = hq / hk;
+  const bool broadcast = bias != nullptr && bias->shape[0] == 1;
+  attn::WithAttnStorage(query.dtype, out.dtype, [&](auto in, auto ost) {
+    using In = decltype(in);
+    using Out = decltype(ost);
+    ParallelForRows(ctx, hq * tq, [&](int64_t r0, int64_t r1) {
+      attn::RowScratch scratch;
+      for (int64_t r = r0; r < r1; ++r) {
+        const int64_t h = r / tq, i = r % tq, g = h / group;
+        const auto key_at = [&](int64_t j) { return attn::KeyRow{key.data, value.data, (j * hk + g) * d}; };
+        const int64_t row = (i * hq + h) * d;
+        const int64_t boff = broadcast ? 0 : i * s;
+        attn::AttendRow<In, Out>(query.data, row, d, args.scale, s, key_at,
+                                 bias != nullptr ? bias->data : nullptr, boff, out.data, row, scratch);
+      }
+    });
+  });
+}
+
+}  // namespace
+
+void Register_attention_cross() {
+  RegisterTyped<kernel::AttentionCrossFn>("attention_cross", Backend::kCPU, &AttentionCrossCpu);
+}
+
+}  // namespace vt::cpu

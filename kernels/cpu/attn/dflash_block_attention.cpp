@@ -1,0 +1,50 @@
+// dflash_block_attention CPU kernel. Contract (validated by
+// vt::DFlashBlockAttention): query/out [T,Hq,D], key/value [T,Hkv,D], one
+// float input dtype, out f32/bf16, contiguous; host cu_seqlens [num_reqs+1]
+// with cu[0] = 0, cu[num_reqs] = T, non-decreasing. Query ii of block
+// [cu[r], cu[r+1]) attends to the block's keys DFlashVisible(ii) (dflash_mask.h)
+// and never across the block boundary. Split: Hq*num_reqs (request, head)
+// rows, request-major; each owns the out rows of its block and head.
+#include "api/kernel_types.h"
+#include "cpu/attn/attend_row.h"
+#include "cpu/attn/dflash_mask.h"
+#include "vt/registry.h"
+#include "vt/threadpool.h"
+
+namespace vt::cpu {
+namespace {
+
+void DFlashBlockAttentionCpu(const ExecContext& ctx, const Tensor& out, const Tensor& query, const Tensor& key,
+                             const Tensor& value, const DFlashBlockAttentionArgs& args) {
+  const int64_t hq = query.shape[1], d = query.shape[2], hk = key.shape[1];
+  const int64_t group = hq / hk;
+  const int32_t* cu = args.cu_seqlens;
+  attn::WithAttnStorage(query.dtype, out.dtype, [&](auto in, auto ost) {
+    using In = decltype(in);
+    using Out = decltype(ost);
+    ParallelForRows(ctx, hq * args.num_reqs, [&](int64_t r0, int64_t r1) {
+      attn::RowScratch scratch;
+      for (int64_t r = r0; r < r1; ++r) {
+        const int64_t req = r / hq, h = r % hq, g = h / group;
+        const int64_t start = cu[req], len = cu[req + 1] - cu[req];
+        for (int64_t ii = 0; ii < len; ++ii) {
+          const attn::KeyRange vis = attn::DFlashVisible(ii, len, args.causal, args.sliding_window);
+          const auto key_at = [&](int64_t j) {
+            return attn::KeyRow{key.data, value.data, ((start + vis.lo + j) * hk + g) * d};
+          };
+          const int64_t row = ((start + ii) * hq + h) * d;
+          attn::AttendRow<In, Out>(query.data, row, d, args.scale, vis.hi - vis.lo + 1, key_at, nullptr, 0,
+                                   out.data, row, scratch);
+        }
+      }
+    });
+  });
+}
+
+}  // namespace
+
+void Register_dflash_block_attention() {
+  RegisterTyped<kernel::DFlashBlockAttentionFn>("dflash_block_attention", Backend::kCPU, &DFlashBlockAttentionCpu);
+}
+
+}  // namespace vt::cpu

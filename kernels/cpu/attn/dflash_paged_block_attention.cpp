@@ -1,0 +1,70 @@
+// dflash_paged_block_attention CPU kernel. Contract (validated by
+// vt::DFlashPagedBlockAttention, including every metadata VALUE): query/out
+// [N,Hq,D], block_key/block_value [N,Hkv,D], ctx_key/ctx_value
+// [pages, block_size, Hkv, D], one float input dtype, out f32/bf16, all
+// contiguous; cu_seqlens [num_reqs+1] (0 .. N, non-decreasing), seq_lens
+// [num_reqs] (0 <= C_r <= max_pages * block_size), block_table
+// [num_reqs, max_pages] (page ids < pages where read).
+// Request r's keys, in order: its C_r context rows (row c lives on page
+// block_table[r][c / block_size] at height c % block_size), then its block's
+// own rows. Block query ii sits at C_r + ii of that combined index, under the
+// DFlash mask (dflash_mask.h). Split: Hq*num_reqs (request, head) rows.
+#include "api/kernel_types.h"
+#include "cpu/attn/attend_row.h"
+#include "cpu/attn/dflash_mask.h"
+#include "vt/registry.h"
+#include "vt/threadpool.h"
+
+namespace vt::cpu {
+namespace {
+
+void DFlashPagedBlockAttentionCpu(const ExecContext& ctx, const Tensor& out, const Tensor& query,
+                                  const Tensor& block_key, const Tensor& block_value, const Tensor& ctx_key,
+                                  const Tensor& ctx_value, const Tensor& cu_seqlens, const Tensor& seq_lens,
+                                  const Tensor& block_table, const DFlashPagedBlockAttentionArgs& args) {
+  const int64_t hq = query.shape[1], d = query.shape[2], hk = block_key.shape[1];
+  const int64_t group = hq / hk;
+  const int64_t bs = args.block_size, max_pages = block_table.shape[1];
+  const int64_t page_stride = bs * hk * d, height_stride = hk * d;
+  const auto meta = [](const Tensor& t, int64_t i) {
+    int32_t v;
+    std::memcpy(&v, static_cast<const char*>(t.data) + i * 4, 4);
+    return static_cast<int64_t>(v);
+  };
+  attn::WithAttnStorage(query.dtype, out.dtype, [&](auto in, auto ost) {
+    using In = decltype(in);
+    using Out = decltype(ost);
+    ParallelForRows(ctx, hq * args.num_reqs, [&](int64_t r0, int64_t r1) {
+      attn::RowScratch scratch;
+      for (int64_t r = r0; r < r1; ++r) {
+        const int64_t req = r / hq, h = r % hq, g = h / group;
+        const int64_t start = meta(cu_seqlens, req), len = meta(cu_seqlens, req + 1) - start;
+        const int64_t context = meta(seq_lens, req);
+        for (int64_t ii = 0; ii < len; ++ii) {
+          const attn::KeyRange vis = attn::DFlashVisible(context + ii, context + len, args.causal,
+                                                         args.sliding_window);
+          const auto key_at = [&](int64_t j) {
+            const int64_t c = vis.lo + j;
+            if (c < context) {
+              const int64_t page = meta(block_table, req * max_pages + c / bs);
+              return attn::KeyRow{ctx_key.data, ctx_value.data, page * page_stride + (c % bs) * height_stride + g * d};
+            }
+            return attn::KeyRow{block_key.data, block_value.data, ((start + c - context) * hk + g) * d};
+          };
+          const int64_t row = ((start + ii) * hq + h) * d;
+          attn::AttendRow<In, Out>(query.data, row, d, args.scale, vis.hi - vis.lo + 1, key_at, nullptr, 0,
+                                   out.data, row, scratch);
+        }
+      }
+    });
+  });
+}
+
+}  // namespace
+
+void Register_dflash_paged_block_attention() {
+  RegisterTyped<kernel::DFlashPagedBlockAttentionFn>("dflash_paged_block_attention", Backend::kCPU,
+                                                     &DFlashPagedBlockAttentionCpu);
+}
+
+}  // namespace vt::cpu
