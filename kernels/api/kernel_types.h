@@ -3,11 +3,13 @@
 #pragma once
 
 #include "vt/ops_act.h"
+#include "vt/ops_conv.h"
 #include "vt/ops_gemm.h"
 #include "vt/ops_glue.h"
 #include "vt/ops_norm.h"
 #include "vt/ops_rope.h"
 #include "vt/ops_quant.h"
+#include "vt/ops_state.h"
 
 namespace vt::kernel {
 
@@ -65,5 +67,22 @@ using Fp4QuantBinaryFn = void(const ExecContext&, const Tensor& out_packed, cons
 using MatmulNvfp4Fp4Fn = void(const ExecContext&, const Tensor& out, const Tensor& a_packed,
                               const Tensor& a_scale, const Tensor& b_packed, const Tensor& b_scale,
                               float alpha);
+
+// Causal conv family (vt/ops_conv.h).
+using CausalConv1dFwdFn = void(const ExecContext&, const Tensor& out, const Tensor& x, const Tensor& weight,
+                               const Tensor* bias, const Tensor& conv_state, const Tensor& query_start_loc,
+                               const Tensor& has_initial_state, const CausalConv1dArgs&);
+using CausalConv1dUpdateFn = void(const ExecContext&, const Tensor& out, const Tensor& x, const Tensor& weight,
+                                  const Tensor* bias, const Tensor& conv_state, const Tensor* conv_state_indices,
+                                  const CausalConv1dArgs&);
+using CausalConv1dSpecUpdateFn = void(const ExecContext&, const Tensor& out, const Tensor& x, const Tensor& weight,
+                                      const Tensor* bias, const Tensor& conv_state,
+                                      const Tensor& conv_state_indices, const Tensor& num_accepted_tokens,
+                                      const Tensor& cu_seqlens, const CausalConv1dArgs&);
+// State movement (vt/ops_state.h).
+using GdnStateGatherFn = void(const ExecContext&, const Tensor& working, const Tensor& cache,
+                              const Tensor& state_idx, const Tensor* has_initial_state);
+using GdnStateScatterFn = void(const ExecContext&, const Tensor& cache, const Tensor& working,
+                               const Tensor& state_idx);
 
 }  // namespace vt::kernel
