@@ -4,12 +4,14 @@
 
 #include "vt/ops_act.h"
 #include "vt/ops_attn.h"
+#include "vt/ops_conv.h"
 #include "vt/ops_gemm.h"
 #include "vt/ops_glue.h"
 #include "vt/ops_mamba.h"
 #include "vt/ops_norm.h"
 #include "vt/ops_rope.h"
 #include "vt/ops_quant.h"
+#include "vt/ops_state.h"
 
 namespace vt::kernel {
 
@@ -98,4 +100,21 @@ using Mamba2StateUpdateFn = void(const ExecContext&, const Tensor& out, const Te
                                  const Tensor& B, const Tensor& C, const Tensor* D,
                                  const Tensor* z, const Tensor* dt_bias,
                                  const Tensor* state_indices, const Mamba2Args&);
+// Causal conv family (vt/ops_conv.h).
+using CausalConv1dFwdFn = void(const ExecContext&, const Tensor& out, const Tensor& x, const Tensor& weight,
+                               const Tensor* bias, const Tensor& conv_state, const Tensor& query_start_loc,
+                               const Tensor& has_initial_state, const CausalConv1dArgs&);
+using CausalConv1dUpdateFn = void(const ExecContext&, const Tensor& out, const Tensor& x, const Tensor& weight,
+                                  const Tensor* bias, const Tensor& conv_state, const Tensor* conv_state_indices,
+                                  const CausalConv1dArgs&);
+using CausalConv1dSpecUpdateFn = void(const ExecContext&, const Tensor& out, const Tensor& x, const Tensor& weight,
+                                      const Tensor* bias, const Tensor& conv_state,
+                                      const Tensor& conv_state_indices, const Tensor& num_accepted_tokens,
+                                      const Tensor& cu_seqlens, const CausalConv1dArgs&);
+// State movement (vt/ops_state.h).
+using GdnStateGatherFn = void(const ExecContext&, const Tensor& working, const Tensor& cache,
+                              const Tensor& state_idx, const Tensor* has_initial_state);
+using GdnStateScatterFn = void(const ExecContext&, const Tensor& cache, const Tensor& working,
+                               const Tensor& state_idx);
+
 }  // namespace vt::kernel

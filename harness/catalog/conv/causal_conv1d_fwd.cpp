@@ -1,0 +1,295 @@
+// Catalog entry: causal_conv1d_fwd (vLLM causal_conv1d_fn: varlen prefill by
+// query_start_loc, has_initial_state, conv_state written back in place).
+#include <algorithm>
+
+#include "harness/catalog/catalog.h"
+#include "harness/catalog/conv/conv_entry.h"
+#include "harness/golden/golden_check.h"
+#include "harness/core/rng.h"
+#include "oracles/conv/causal_conv1d_fwd.h"
+#include "vt/ops.h"
+
+namespace vt::conform {
+namespace {
+
+using entry::Bounded;
+
+// Sequence lengths: empty sequences, 1, K-1 and around it (the state
+// left-padding branch), and longer ones; at least one token overall.
+std::vector<int64_t> DrawLens(Tier tier, int64_t n) {
+  const std::vector<int64_t> small = {0, 1, 2, 3, 4, 5};
+  const std::vector<int64_t> ci = {0, 1, 2, 3, 4, 5, 7, 16, 17, 33, 64, 129};
+  std::vector<int64_t> lens;
+  for (int64_t s = 0; s < n; ++s) lens.push_back(*gen::Pick(tier == Tier::kSmoke ? small : ci));
+  if (n > 0 && std::all_of(lens.begin(), lens.end(), [](int64_t l) { return l == 0; })) lens[0] = 3;
+  return lens;
+}
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("causal_conv1d_fwd");
+    conv::DrawCommon(p, tier, 1);
+    const int64_t n = *gen::Pick(std::vector<int64_t>{1, 2, 3, 5, 8});
+    p.Set("N", n);
+    p.Set("lens", DrawLens(tier, n));
+    // has_initial_state: all, none, or a seed-chosen mix; i8 or i32.
+    p.Set("init", *gen::Pick(std::vector<std::string>{"mixed", "all", "none"}));
+    p.Set("init_dtype", *gen::Pick(std::vector<std::string>{"i32", "i8"}));
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+std::vector<int64_t> Lens(const Params& p) { return p.args.at("lens").get<std::vector<int64_t>>(); }
+
+void Build(Case& c) {
+  const Params& p = c.params;
+  const auto lens = Lens(p);
+  const int64_t n = static_cast<int64_t>(lens.size()), ch = p.Int("C"), k = p.Int("K");
+  const auto qsl = conv::Cumulative(lens);
+  conv::BuildCommon(c, qsl.back());
+  c.Add("conv_state", vt::DType::kF32, {n, ch, k - 1}, Role::kInPlace, entry::Values(p));
+  conv::AddInts(c, "query_start_loc", vt::DType::kI32, qsl);
+  std::vector<int64_t> init;
+  for (int64_t s = 0; s < n; ++s) {
+    const std::string how = p.Str("init");
+    init.push_back(how == "all" ? 1 : how == "none" ? 0 : static_cast<int64_t>(SplitMix64(c.params.seed ^ static_cast<uint64_t>(s)) % 2));
+  }
+  conv::AddInts(c, "has_initial_state", p.DType("init_dtype"), init);
+  c.Output("out", p.DType("out"), {qsl.back(), ch});
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  vt::CausalConv1dFwd(ctx, ws["out"], ws["x"], ws["weight"], ws.Find("bias"), ws["conv_state"], ws["query_start_loc"],
+                      ws["has_initial_state"], conv::Args(ws.params()));
+}
+
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
+  const TensorData& w = c.Get("weight");
+  auto r = oracle::CausalConv1dFwd<S>(w.shape[0], w.shape[1], c.Get("x").Values(), w.Values(), conv::BiasValues(c),
+                                      c.Get("conv_state").Values(), conv::Ints(c.Get("query_start_loc")),
+                                      conv::Ints(c.Get("has_initial_state")), c.params.Flag("silu"));
+  return {{"out", std::move(r.out)}, {"conv_state", std::move(r.state)}};
+}
+
+std::vector<OutputSpec> Outputs(const Case&) { return {conv::OutRule(), conv::StateRule()}; }
+
+// A poisoned output of the given shape (every byte must be written).
+TensorData Poisoned(const std::string& name, vt::DType dt, std::vector<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  TensorData t = TensorFromValues(name, dt, std::move(shape), Role::kOutput, std::vector<double>(static_cast<std::size_t>(n), 0.0));
+  std::fill(t.storage.begin(), t.storage.end(), 0xA5);
+  return t;
+}
+
+// Rows [begin, end) of a [rows, C] tensor's values.
+std::vector<double> RowsOf(const std::vector<double>& v, int64_t ch, int64_t begin, int64_t end) {
+  return {v.begin() + begin * ch, v.begin() + end * ch};
+}
+
+// fwd over every sequence == causal_conv1d_update token by token: step t
+// runs one update over the sequences longer than t (their state rows named
+// by conv_state_indices), starting from the old state (zeros where
+// has_initial_state is 0). Outputs and the final state bit for bit.
+ClaimOutcome UpdateSteps(const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
+  const Execution a = Execute(op, c, ctx);
+  if (!a.guard_error.empty()) return ClaimOutcome::Violated(a.guard_error);
+  const OpSpec* upd = FindOp("causal_conv1d_update");
+  const auto qsl = conv::Ints(c.Get("query_start_loc")), init = conv::Ints(c.Get("has_initial_state"));
+  const TensorData& x = c.Get("x");
+  const int64_t n = static_cast<int64_t>(init.size()), ch = x.shape[1], k = c.Get("weight").shape[1];
+  auto sv = c.Get("conv_state").Values();
+  for (int64_t s = 0; s < n; ++s) {
+    if (init[static_cast<std::size_t>(s)] == 0) {
+      std::fill(sv.begin() + s * ch * (k - 1), sv.begin() + (s + 1) * ch * (k - 1), 0.0);
+    }
+  }
+  TensorData state = TensorFromValues("conv_state", vt::DType::kF32, {n, ch, k - 1}, Role::kInPlace, sv);
+  const auto xv = x.Values();
+  const TensorData& out = c.Get("out");
+  std::vector<double> got(static_cast<std::size_t>(out.Numel()), 0.0);
+  int64_t longest = 0;
+  for (int64_t s = 0; s < n; ++s) longest = std::max(longest, qsl[static_cast<std::size_t>(s) + 1] - qsl[static_cast<std::size_t>(s)]);
+  for (int64_t t = 0; t < longest; ++t) {
+    std::vector<int64_t> rows;
+    std::vector<double> xs;
+    for (int64_t s = 0; s < n; ++s) {
+      const int64_t tok = qsl[static_cast<std::size_t>(s)] + t;
+      if (tok >= qsl[static_cast<std::size_t>(s) + 1]) continue;
+      rows.push_back(s);
+      const auto r = RowsOf(xv, ch, tok, tok + 1);
+      xs.insert(xs.end(), r.begin(), r.end());
+    }
+    const auto b = static_cast<int64_t>(rows.size());
+    Case u;
+    u.params = Params("causal_conv1d_update");
+    u.params.Set("silu", c.params.Int("silu"));
+    u.params.seed = c.params.seed;
+    u.tensors = {TensorFromValues("x", x.dtype, {b, ch}, Role::kInput, xs), CopyTensor(c.Get("weight"), "weight", Role::kInput),
+                 state, TensorFromValues("conv_state_indices", vt::DType::kI32, {b}, Role::kInput,
+                                         std::vector<double>(rows.begin(), rows.end())),
+                 Poisoned("out", out.dtype, {b, ch})};
+    if (c.Find("bias") != nullptr) u.tensors.push_back(CopyTensor(c.Get("bias"), "bias", Role::kInput));
+    const Execution e = Execute(*upd, u, ctx);
+    if (!e.guard_error.empty()) return ClaimOutcome::Violated("update step " + std::to_string(t) + ": " + e.guard_error);
+    state = CopyTensor(e.after.Get("conv_state"), "conv_state", Role::kInPlace);
+    const auto ov = e.after.Get("out").Values();
+    for (int64_t i = 0; i < b; ++i) {
+      const int64_t tok = qsl[static_cast<std::size_t>(rows[static_cast<std::size_t>(i)])] + t;
+      std::copy(ov.begin() + i * ch, ov.begin() + (i + 1) * ch, got.begin() + tok * ch);
+    }
+  }
+  std::string d = DiffBytes(a.after.Get("out"), TensorFromValues("out", out.dtype, out.shape, Role::kOutput, got), true);
+  if (!d.empty()) return ClaimOutcome::Violated("out vs the update steps: " + d);
+  d = DiffBytes(a.after.Get("conv_state"), state, true);
+  if (!d.empty()) return ClaimOutcome::Violated("conv_state vs the update steps: " + d);
+  return ClaimOutcome::Holds();
+}
+
+// Batch invariance: every sequence run alone (its x rows, its state row, its
+// has_initial_state) gives the bytes the batched call gave it.
+ClaimOutcome SplitBatch(const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
+  const Execution a = Execute(op, c, ctx);
+  if (!a.guard_error.empty()) return ClaimOutcome::Violated(a.guard_error);
+  const auto qsl = conv::Ints(c.Get("query_start_loc")), init = conv::Ints(c.Get("has_initial_state"));
+  const TensorData& x = c.Get("x");
+  const TensorData& st = c.Get("conv_state");
+  const int64_t n = static_cast<int64_t>(init.size()), ch = x.shape[1], row = st.shape[1] * st.shape[2];
+  const auto xv = x.Values(), sv = st.Values();
+  const TensorData& out = c.Get("out");
+  std::vector<double> got_out(static_cast<std::size_t>(out.Numel()), 0.0), got_state(sv.size(), 0.0);
+  for (int64_t s = 0; s < n; ++s) {
+    const int64_t lo = qsl[static_cast<std::size_t>(s)], hi = qsl[static_cast<std::size_t>(s) + 1];
+    Case one;
+    one.params = c.params;
+    one.tensors = {TensorFromValues("x", x.dtype, {hi - lo, ch}, Role::kInput, RowsOf(xv, ch, lo, hi)),
+                   CopyTensor(c.Get("weight"), "weight", Role::kInput),
+                   TensorFromValues("conv_state", vt::DType::kF32, {1, st.shape[1], st.shape[2]}, Role::kInPlace,
+                                    RowsOf(sv, row, s, s + 1)),
+                   TensorFromValues("query_start_loc", vt::DType::kI32, {2}, Role::kInput, {0.0, static_cast<double>(hi - lo)}),
+                   TensorFromValues("has_initial_state", c.Get("has_initial_state").dtype, {1}, Role::kInput,
+                                    {static_cast<double>(init[static_cast<std::size_t>(s)])}),
+                   Poisoned("out", out.dtype, {hi - lo, ch})};
+    if (c.Find("bias") != nullptr) one.tensors.push_back(CopyTensor(c.Get("bias"), "bias", Role::kInput));
+    const Execution e = Execute(op, one, ctx);
+    if (!e.guard_error.empty()) return ClaimOutcome::Violated("sequence " + std::to_string(s) + ": " + e.guard_error);
+    const auto ov = e.after.Get("out").Values(), nv = e.after.Get("conv_state").Values();
+    std::copy(ov.begin(), ov.end(), got_out.begin() + lo * ch);
+    std::copy(nv.begin(), nv.end(), got_state.begin() + s * row);
+  }
+  std::string d = DiffBytes(a.after.Get("out"), TensorFromValues("out", out.dtype, out.shape, Role::kOutput, got_out), true);
+  if (!d.empty()) return ClaimOutcome::Violated("out vs single-sequence calls: " + d);
+  d = DiffBytes(a.after.Get("conv_state"), TensorFromValues("conv_state", vt::DType::kF32, st.shape, Role::kInPlace, got_state), true);
+  if (!d.empty()) return ClaimOutcome::Violated("conv_state vs single-sequence calls: " + d);
+  return ClaimOutcome::Holds();
+}
+
+// query_start_loc[i] (0 < i < N) beyond T: the offsets decrease after it.
+bool Decreasing(std::vector<int64_t>& v, const Case& c) {
+  if (v.size() < 3) return false;
+  v[1] = c.Get("x").shape[0] + 1;
+  return true;
+}
+
+// vLLM causal_conv1d_fn goldens (token-major x [T,dim], weight [dim,width],
+// conv_state_in/out [N,dim,width-1] = the sequences' cache lines, qsl,
+// has_initial_state; activation "silu"/"swish" or none; optional bias).
+GoldenMapping GoldenFwd(const GoldenCase& g) {
+  if (g.Has("cache_indices") || g.Has("conv_state_indices")) {
+    throw GoldenUnsupported("a conv_state cache addressed by cache_indices: causal_conv1d_fwd takes one state row per "
+                            "sequence (the recorded format dumps those rows)");
+  }
+  const std::string act = g.ArgStr("activation", "none");
+  if (act != "silu" && act != "swish" && act != "none" && act != "identity") {
+    throw GoldenUnsupported("activation '" + act + "' (silu / swish or none)");
+  }
+  TensorData x = GoldenTensor(g, "x", "x", Role::kInput);
+  TensorData w = GoldenTensor(g, "weight", "weight", Role::kInput);
+  if (w.shape.size() == 3 && w.shape[1] == 1) {  // torch's conv1d weight [dim, 1, width]
+    w.shape = {w.shape[0], w.shape[2]};
+    w.SetContiguous();
+  }
+  const TensorData& st = g.Get("conv_state_in");
+  if (st.dtype != vt::DType::kF32) throw GoldenUnsupported("a " + DTypeKey(st) + " conv_state (f32 on CPU)");
+  if (x.shape.size() != 2 || w.shape.size() != 2 || x.shape[1] != w.shape[0]) {
+    throw GoldenUnsupported("x must be token-major [T,dim] with weight [dim,width]");
+  }
+  Params p("causal_conv1d_fwd");
+  p.Set("x", DTypeKey(x));
+  p.Set("w", DTypeKey(w));
+  p.Set("bias", g.Has("bias") ? DTypeKey(g.Get("bias")) : "none");
+  p.Set("out", DTypeKey(GoldenOutputLike(g, "out", "out")));
+  p.Set("C", x.shape[1]);
+  p.Set("K", w.shape[1]);
+  p.Set("silu", act == "silu" || act == "swish" ? 1 : 0);
+  p.Set("pad", 0);
+  const auto qsl = conv::Ints(g.Get("query_start_loc"));
+  std::vector<int64_t> lens;
+  for (std::size_t i = 1; i < qsl.size(); ++i) lens.push_back(qsl[i] - qsl[i - 1]);
+  p.Set("N", static_cast<int64_t>(lens.size()));
+  p.Set("lens", lens);
+  GoldenMapping m;
+  m.c.params = p;
+  m.c.tensors = {x, w, GoldenTensor(g, "conv_state_in", "conv_state", Role::kInPlace),
+                 GoldenTensor(g, "query_start_loc", "query_start_loc", Role::kInput),
+                 GoldenTensor(g, "has_initial_state", "has_initial_state", Role::kInput),
+                 GoldenOutputLike(g, "out", "out")};
+  if (g.Has("bias")) m.c.tensors.push_back(GoldenTensor(g, "bias", "bias", Role::kInput));
+  m.compare = {{"out", "out"}, {"conv_state", "conv_state_out"}};
+  return m;
+}
+
+}  // namespace
+
+OpSpec Spec_causal_conv1d_fwd() {
+  OpSpec s;
+  s.name = "causal_conv1d_fwd";
+  s.family = "conv";
+  s.dtypes = "cpu: x [T,C] f32/f16/bf16 (rows may be padded), weight [C,K], bias [C] f32/f16/bf16; out f32/bf16; "
+             "conv_state [N,C,K-1] f32 in place; query_start_loc i32 [N+1]; has_initial_state i8/i32 [N]";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = entry::Bounds(Eval<Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
+  s.outputs = Outputs;
+  s.contract = {{entry::Written("out", entry::kFloatOut, entry::kContiguous, {2}),
+                 entry::Operand("x", entry::kFloatIn, entry::kRowStrided, {2}),
+                 entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {2}),
+                 entry::Operand("bias", entry::kFloatIn, entry::kContiguous, {1}),
+                 entry::Written("conv_state", entry::kF32, entry::kContiguous, {3}),
+                 entry::Operand("query_start_loc", {vt::DType::kI32}, entry::kContiguous, {1}),
+                 entry::Operand("has_initial_state", {vt::DType::kI8, vt::DType::kI32}, entry::kContiguous, {1})},
+                {}};
+  s.values.specials = {{"x"}, {"weight"}, {"conv_state"}};
+  s.errors = {mut::Dim("weight", 0, 1), mut::Dim("bias", 0, 1), mut::Dim("out", 0, 1), mut::Dim("out", 1, 1),
+              mut::Dim("conv_state", 1, 1), mut::Dim("conv_state", 2, 1), mut::Dim("query_start_loc", 0, 1),
+              mut::Dim("has_initial_state", 0, 1), conv::ZeroWidth(),
+              conv::EditInts("qsl_last_past_T", "query_start_loc", "query_start_loc",
+                             [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
+              conv::EditInts("qsl_first_not_0", "query_start_loc", "query_start_loc",
+                             [](std::vector<int64_t>& v, const Case&) {
+                               if (v.size() < 2 || v[1] < 1) return false;
+                               v[0] = 1;
+                               return true;
+                             }),
+              conv::EditInts("qsl_decreasing", "query_start_loc", "non-decreasing", Decreasing),
+              conv::EditInts("qsl_negative", "query_start_loc", "non-decreasing",
+                             [](std::vector<int64_t>& v, const Case&) {
+                               if (v.size() < 3) return false;
+                               v[1] = -1;
+                               return true;
+                             })};
+  s.claims = {
+      {"update_steps", "fwd over each sequence == causal_conv1d_update token by token (outputs and state, bit for bit)",
+       nullptr, UpdateSteps},
+      {"split_batch", "each sequence run alone gives the bytes of the batched call (batch invariance)",
+       [](const Params& p) { return p.Int("N") >= 2; }, SplitBatch},
+  };
+  s.goldens = {{"causal_conv1d_fwd", GoldenFwd}, {"causal_conv1d", GoldenFwd}};
+  return s;
+}
+
+}  // namespace vt::conform

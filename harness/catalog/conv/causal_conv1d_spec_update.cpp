@@ -1,0 +1,204 @@
+// Catalog entry: causal_conv1d_spec_update (vLLM causal_conv1d_update with
+// num_accepted_tokens / query_start_loc: the speculative-decoding branch; the
+// state row is the widened window of (K-1) + (max_query_len-1) taps).
+#include <algorithm>
+
+#include "harness/catalog/catalog.h"
+#include "harness/catalog/conv/conv_entry.h"
+#include "harness/core/rng.h"
+#include "oracles/conv/causal_conv1d_spec_update.h"
+#include "vt/ops.h"
+
+namespace vt::conform {
+namespace {
+
+using entry::Bounded;
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("causal_conv1d_spec_update");
+    conv::DrawCommon(p, tier, 2);
+    // max_query_len 1 is the non-speculative layout (L = K-1): the claim
+    // against causal_conv1d_update applies there.
+    p.Set("mql", *gen::Pick(std::vector<int64_t>{1, 2, 3, 4}));
+    p.Set("R", *gen::Pick(tier == Tier::kSmoke ? std::vector<int64_t>{1, 2} : std::vector<int64_t>{1, 2, 3, 5, 8, 17, 64}));
+    p.Set("extra", *gen::Pick(std::vector<int64_t>{0, 1, 5}));
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+// Per request: length in [0, mql] (mql itself most often: a full draft) and
+// accepted in [1, mql], both seed-derived.
+std::vector<int64_t> Lengths(const Params& p) {
+  const int64_t r = p.Int("R"), mql = p.Int("mql");
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < r; ++i) {
+    const uint64_t h = SplitMix64(p.seed ^ HashName("len") ^ static_cast<uint64_t>(i));
+    v.push_back(h % 3 == 0 ? static_cast<int64_t>(h / 3 % static_cast<uint64_t>(mql + 1)) : mql);
+  }
+  return v;
+}
+
+std::vector<int64_t> Accepted(const Params& p) {
+  const int64_t r = p.Int("R"), mql = p.Int("mql");
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < r; ++i) {
+    v.push_back(1 + static_cast<int64_t>(SplitMix64(p.seed ^ HashName("acc") ^ static_cast<uint64_t>(i)) %
+                                         static_cast<uint64_t>(mql)));
+  }
+  return v;
+}
+
+void Build(Case& c) {
+  const Params& p = c.params;
+  const int64_t r = p.Int("R"), ch = p.Int("C"), k = p.Int("K"), mql = p.Int("mql");
+  const auto cu = conv::Cumulative(Lengths(p));
+  const int64_t slots = r + p.Int("extra");
+  conv::BuildCommon(c, cu.back());
+  c.Add("conv_state", vt::DType::kF32, {slots, ch, k - 1 + mql - 1}, Role::kInPlace, entry::Values(p));
+  conv::AddInts(c, "conv_state_indices", vt::DType::kI32, conv::DrawSlots(p.seed, r, slots, true));
+  conv::AddInts(c, "num_accepted_tokens", vt::DType::kI32, Accepted(p));
+  conv::AddInts(c, "cu_seqlens", vt::DType::kI32, cu);
+  c.Output("out", p.DType("out"), {cu.back(), ch});
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  vt::CausalConv1dSpecUpdate(ctx, ws["out"], ws["x"], ws["weight"], ws.Find("bias"), ws["conv_state"],
+                             ws["conv_state_indices"], ws["num_accepted_tokens"], ws["cu_seqlens"],
+                             conv::Args(ws.params()));
+}
+
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
+  const TensorData& w = c.Get("weight");
+  const TensorData& st = c.Get("conv_state");
+  auto r = oracle::CausalConv1dSpecUpdate<S>(w.shape[0], w.shape[1], st.shape[2], c.Get("x").Values(), w.Values(),
+                                             conv::BiasValues(c), st.Values(), conv::Ints(c.Get("cu_seqlens")),
+                                             conv::Ints(c.Get("conv_state_indices")),
+                                             conv::Ints(c.Get("num_accepted_tokens")), c.params.Flag("silu"));
+  return {{"out", std::move(r.out)}, {"conv_state", std::move(r.state)}};
+}
+
+std::vector<OutputSpec> Outputs(const Case&) { return {conv::OutRule(), conv::StateRule()}; }
+
+// At max_query_len 1 (L = K-1, every request 0 or 1 token, accepted 1) the
+// speculative update is the plain one: causal_conv1d_update over the
+// requests that have a token, with their slots. Out and state bit for bit.
+Case AsUpdate(const Case& c) {
+  Case u;
+  u.params = Params("causal_conv1d_update");
+  u.params.Set("silu", c.params.Int("silu"));
+  u.params.seed = c.params.seed;
+  const auto cu = conv::Ints(c.Get("cu_seqlens")), slot = conv::Ints(c.Get("conv_state_indices"));
+  std::vector<double> idx;
+  for (std::size_t i = 0; i + 1 < cu.size(); ++i) {
+    if (cu[i + 1] > cu[i]) idx.push_back(static_cast<double>(slot[i]));
+  }
+  const TensorData& x = c.Get("x");
+  u.tensors = {TensorFromValues("x", x.dtype, x.shape, Role::kInput, x.Values()),
+               CopyTensor(c.Get("weight"), "weight", Role::kInput),
+               CopyTensor(c.Get("conv_state"), "conv_state", Role::kInPlace),
+               TensorFromValues("conv_state_indices", vt::DType::kI32, {static_cast<int64_t>(idx.size())},
+                                Role::kInput, idx),
+               CopyTensor(c.Get("out"), "out", Role::kOutput)};
+  if (c.Find("bias") != nullptr) u.tensors.push_back(CopyTensor(c.Get("bias"), "bias", Role::kInput));
+  return u;
+}
+
+// cu_seqlens ending past T, with x and out grown to match: only the length
+// rule (a request longer than max_query_len) is broken.
+bool TooLong(Case& c) {
+  TensorData& cu = c.Get("cu_seqlens");
+  auto v = conv::Declared(cu);
+  const int64_t grow = c.params.Int("mql") + 1 - (v.back() - v[v.size() - 2]);
+  v.back() += grow;
+  conv::SetInts(cu, v);
+  for (const char* name : {"x", "out"}) {
+    TensorData& t = c.Get(name);
+    t.shape[0] += grow;
+    if (std::string(name) == "x") {
+      t.SetRowPadding(c.params.Int("pad"));
+    } else {
+      t.SetContiguous();
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+OpSpec Spec_causal_conv1d_spec_update() {
+  OpSpec s;
+  s.name = "causal_conv1d_spec_update";
+  s.family = "conv";
+  s.dtypes = "cpu: x [T,C] f32/f16/bf16 (rows may be padded), weight [C,K>=2], bias [C]; out f32/bf16; conv_state "
+             "[N,C,L] f32 in place, L = K-1 + max_query_len-1; conv_state_indices, num_accepted_tokens i32 [R]; "
+             "cu_seqlens i32 [R+1]";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = entry::Bounds(Eval<Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
+  s.outputs = Outputs;
+  s.contract = {{entry::Written("out", entry::kFloatOut, entry::kContiguous, {2}),
+                 entry::Operand("x", entry::kFloatIn, entry::kRowStrided, {2}),
+                 entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {2}),
+                 entry::Operand("bias", entry::kFloatIn, entry::kContiguous, {1}),
+                 entry::Written("conv_state", entry::kF32, entry::kContiguous, {3}),
+                 entry::Operand("conv_state_indices", {vt::DType::kI32}, entry::kContiguous, {1}),
+                 entry::Operand("num_accepted_tokens", {vt::DType::kI32}, entry::kContiguous, {1}),
+                 entry::Operand("cu_seqlens", {vt::DType::kI32}, entry::kContiguous, {1})},
+                {}};
+  s.values.specials = {{"x"}, {"weight"}, {"conv_state"}};
+  s.errors = {mut::Dim("weight", 0, 1), mut::Dim("bias", 0, 1), mut::Dim("out", 0, 1), mut::Dim("out", 1, 1),
+              mut::Dim("conv_state", 1, 1), mut::Dim("conv_state_indices", 0, 1),
+              mut::Dim("num_accepted_tokens", 0, 1), conv::NarrowState(), conv::ZeroWidth(),
+              {"weight_width_1",
+               [](Case& c) {
+                 TensorData& w = c.Get("weight");
+                 w.shape[1] = 1;
+                 w.SetContiguous();
+                 return true;
+               },
+               "kernel width"},
+              {"no_requests",
+               [](Case& c) {
+                 TensorData& cu = c.Get("cu_seqlens");
+                 cu.shape = {1};
+                 cu.SetContiguous();
+                 conv::SetInts(cu, {0});
+                 return true;
+               },
+               "cu_seqlens"},
+              conv::EditInts("cu_last_past_T", "cu_seqlens", "cu_seqlens",
+                             [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
+              conv::EditInts("cu_decreasing", "cu_seqlens", "non-decreasing",
+                             [](std::vector<int64_t>& v, const Case& c) {
+                               if (v.size() < 3) return false;
+                               v[1] = c.Get("x").shape[0] + 1;
+                               return true;
+                             }),
+              {"request_longer_than_max_query_len", TooLong, "max_query_len"},
+              conv::EditInts("accepted_0", "num_accepted_tokens", "num_accepted_tokens",
+                             [](std::vector<int64_t>& v, const Case&) { v.front() = 0; return true; }),
+              conv::EditInts("accepted_past_max", "num_accepted_tokens", "num_accepted_tokens",
+                             [](std::vector<int64_t>& v, const Case& c) {
+                               v.back() = c.params.Int("mql") + 1;
+                               return true;
+                             }),
+              conv::EditInts("indices_out_of_range_N", "conv_state_indices", "conv_state_indices",
+                             [](std::vector<int64_t>& v, const Case& c) {
+                               v.back() = c.Get("conv_state").shape[0];
+                               return true;
+                             }),
+              conv::DuplicateSlot("conv_state_indices")};
+  s.claims = {SameAs("mql1_eq_update",
+                     "at max_query_len 1 (L = K-1, accepted 1) == causal_conv1d_update over the requests with a "
+                     "token (out and state)",
+                     [](const Params& p) { return p.Int("mql") == 1; }, "causal_conv1d_update", AsUpdate,
+                     {{"out", "out"}, {"conv_state", "conv_state"}})};
+  return s;
+}
+
+}  // namespace vt::conform

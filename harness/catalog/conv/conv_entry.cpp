@@ -1,0 +1,175 @@
+#include "harness/catalog/conv/conv_entry.h"
+
+#include <algorithm>
+
+#include "harness/core/rng.h"
+
+namespace vt::conform::conv {
+
+rc::Gen<int64_t> Channels(Tier t) {
+  if (t == Tier::kSmoke) return gen::Pick(std::vector<int64_t>{1, 4, 17});
+  return gen::Pick(std::vector<int64_t>{1, 2, 3, 7, 8, 16, 17, 33, 64, 127, 128, 256, 1024});
+}
+
+void DrawCommon(Params& p, Tier t, int64_t min_k) {
+  p.Set("x", *gen::FloatIn());
+  p.Set("w", *gen::FloatIn());
+  p.Set("bias", *gen::Pick(std::vector<std::string>{"none", "f32", "bf16", "f16"}));
+  p.Set("out", *gen::FloatOut());
+  p.Set("C", *Channels(t));
+  // 4 is the width of every Qwen3-Next / Mamba conv; 1 (no state) and the
+  // widths around it keep the tap arithmetic honest.
+  std::vector<int64_t> ks;
+  for (int64_t k : {4, 4, 1, 2, 3, 5}) {
+    if (k >= min_k) ks.push_back(k);
+  }
+  p.Set("K", *gen::Pick(ks));
+  p.Set("silu", *gen::Pick(std::vector<int64_t>{1, 1, 0}));
+  p.Set("pad", *gen::Pad());
+  p.Set("scale", *gen::Scale());
+}
+
+void BuildCommon(Case& c, int64_t rows) {
+  const Params& p = c.params;
+  const int64_t ch = p.Int("C"), k = p.Int("K");
+  c.Input("x", p.DType("x"), {rows, ch}, entry::Values(p)).SetRowPadding(p.Int("pad"));
+  c.Input("weight", p.DType("w"), {ch, k}, Fill::Normal(0.0, 0.5));
+  if (p.Str("bias") != "none") c.Input("bias", p.DType("bias"), {ch}, Fill::Normal(0.0, 0.5));
+}
+
+vt::CausalConv1dArgs Args(const Params& p) {
+  vt::CausalConv1dArgs a;
+  a.silu_activation = p.Flag("silu");
+  return a;
+}
+
+void SetInts(TensorData& t, const std::vector<int64_t>& values) {
+  t.fill = Fill::Const(0.0);
+  t.overrides.clear();
+  for (std::size_t k = 0; k < values.size(); ++k) t.overrides.emplace_back(static_cast<int64_t>(k), static_cast<double>(values[k]));
+}
+
+TensorData& AddInts(Case& c, const std::string& name, vt::DType dt, const std::vector<int64_t>& values) {
+  TensorData& t = c.Input(name, dt, {static_cast<int64_t>(values.size())}, Fill::Const(0.0));
+  SetInts(t, values);
+  return t;
+}
+
+std::vector<int64_t> Ints(const TensorData& t) {
+  std::vector<int64_t> v;
+  for (double x : t.Values()) v.push_back(static_cast<int64_t>(x));
+  return v;
+}
+
+std::vector<int64_t> Declared(const TensorData& t) {
+  std::vector<int64_t> v(static_cast<std::size_t>(std::max<int64_t>(t.Numel(), 0)), static_cast<int64_t>(t.fill.a));
+  for (const auto& [k, x] : t.overrides) {
+    if (k >= 0 && k < static_cast<int64_t>(v.size())) v[static_cast<std::size_t>(k)] = static_cast<int64_t>(x);
+  }
+  return v;
+}
+
+std::vector<int64_t> Cumulative(const std::vector<int64_t>& lens) {
+  std::vector<int64_t> v = {0};
+  for (int64_t l : lens) v.push_back(v.back() + l);
+  return v;
+}
+
+std::vector<int64_t> DrawSlots(uint64_t seed, int64_t m, int64_t n, bool nulls) {
+  std::vector<int64_t> pool(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) pool[static_cast<std::size_t>(i)] = n - 1 - i;  // n-1 first
+  // Seeded Fisher-Yates over all but the first (so n-1 stays in).
+  for (int64_t i = n - 1; i > 1; --i) {
+    const int64_t j = 1 + static_cast<int64_t>(SplitMix64(seed ^ HashName("slots") ^ static_cast<uint64_t>(i)) %
+                                               static_cast<uint64_t>(i));
+    std::swap(pool[static_cast<std::size_t>(i)], pool[static_cast<std::size_t>(j)]);
+  }
+  std::vector<int64_t> v;
+  // At most a quarter of the rows are NULL: their outputs are zeros, and a
+  // reference that is mostly zero is MISTRUSTED.
+  int64_t next = 0, null_rows = 0;
+  for (int64_t r = 0; r < m; ++r) {
+    const bool null_row = nulls && (null_rows + 1) * 4 <= m &&
+                          SplitMix64(seed ^ HashName("null") ^ static_cast<uint64_t>(r)) % 4 == 1;
+    null_rows += null_row ? 1 : 0;
+    v.push_back(null_row ? -1 : pool[static_cast<std::size_t>(next++ % std::max<int64_t>(n, 1))]);
+  }
+  return v;
+}
+
+ErrorCase EditInts(const std::string& name, const std::string& tensor, const std::string& expect,
+                   std::function<bool(std::vector<int64_t>&, const Case&)> edit) {
+  return {name,
+          [=](Case& c) {
+            TensorData* t = c.Find(tensor);
+            if (t == nullptr) return false;
+            auto v = Declared(*t);
+            if (!edit(v, c)) return false;
+            SetInts(*t, v);
+            return true;
+          },
+          expect};
+}
+
+ErrorCase DuplicateSlot(const std::string& tensor) {
+  return EditInts(tensor + "_duplicate_live", tensor, "duplicate", [](std::vector<int64_t>& v, const Case&) {
+    std::size_t a = v.size(), b = v.size();
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i] < 0) continue;
+      if (a == v.size()) {
+        a = i;
+      } else {
+        b = i;
+        break;
+      }
+    }
+    if (b == v.size()) return false;
+    v[b] = v[a];
+    return true;
+  });
+}
+
+ErrorCase NarrowState() {
+  return {"conv_state_narrower_than_k_minus_1",
+          [](Case& c) {
+            TensorData& s = c.Get("conv_state");
+            const int64_t k = c.Get("weight").shape[1];
+            if (k < 2) return false;
+            s.shape[2] = k - 2;
+            s.SetContiguous();
+            return true;
+          },
+          "conv_state"};
+}
+
+ErrorCase ZeroWidth() {
+  return {"weight_width_0",
+          [](Case& c) {
+            TensorData& w = c.Get("weight");
+            w.shape[1] = 0;
+            w.SetContiguous();
+            return true;
+          },
+          "kernel width"};
+}
+
+OutputSpec OutRule() {
+  return {"out", Bound("bias (or 0) plus K f32 products w*tap, summed in tap order, then silu (z / (1 + expf(-z))) "
+                       "or identity, rounded to out's dtype: running error bound of each f32 step "
+                       "(docs/tolerance.md); taps are exact x / state values")};
+}
+
+OutputSpec StateRule() {
+  OutputSpec s{"conv_state", Exact("the state holds raw x values and shifted old taps (f32 widening is exact), "
+                                   "zeros where the definition pads; untouched slots and taps keep their bytes: "
+                                   "defined exactly")};
+  s.zeros_are_data = true;  // padding zeros are values the kernel must write
+  return s;
+}
+
+std::vector<double> BiasValues(const Case& c) {
+  const TensorData* b = c.Find("bias");
+  return b != nullptr ? b->Values() : std::vector<double>{};
+}
+
+}  // namespace vt::conform::conv
