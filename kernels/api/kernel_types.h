@@ -8,6 +8,7 @@
 #include "vt/ops_norm.h"
 #include "vt/ops_rope.h"
 #include "vt/ops_quant.h"
+#include "vt/ops_gdn.h"
 
 namespace vt::kernel {
 
@@ -65,5 +66,21 @@ using Fp4QuantBinaryFn = void(const ExecContext&, const Tensor& out_packed, cons
 using MatmulNvfp4Fp4Fn = void(const ExecContext&, const Tensor& out, const Tensor& a_packed,
                               const Tensor& a_scale, const Tensor& b_packed, const Tensor& b_scale,
                               float alpha);
+
+// GDN recurrences (vt/ops_gdn.h). Metadata values are validated by the API.
+using GdnPrefillFn = void(const ExecContext&, const Tensor& out, const Tensor& q, const Tensor& k,
+                          const Tensor& v, const Tensor& g, const Tensor& beta, const Tensor& state,
+                          const Tensor& query_start_loc, const GdnArgs&);
+using GdnDecodeFn = void(const ExecContext&, const Tensor& out, const Tensor& q, const Tensor& k,
+                         const Tensor& v, const Tensor& g, const Tensor& beta, const Tensor& state,
+                         const Tensor* state_idx, const GdnArgs&);
+using GdnSpecDecodeFn = void(const ExecContext&, const Tensor& out, const Tensor& q, const Tensor& k,
+                             const Tensor& v, const Tensor& g, const Tensor& beta, const Tensor& state,
+                             const Tensor& cu_seqlens, const Tensor& state_indices,
+                             const Tensor& num_accepted_tokens, const GdnArgs&);
+using GdnPackedDecodeFn = void(const ExecContext&, const Tensor& out, const Tensor& mixed_qkv,
+                               const Tensor& a, const Tensor& b, const Tensor& a_log,
+                               const Tensor& dt_bias, const Tensor& state, const Tensor& state_idx,
+                               const GdnArgs&);
 
 }  // namespace vt::kernel

@@ -5,6 +5,7 @@
 #include "vt/context.h"
 #include "vt/error.h"
 #include "vt/ops_act.h"
+#include "vt/ops_gdn.h"
 #include "vt/ops_gemm.h"
 #include "vt/ops_glue.h"
 #include "vt/ops_norm.h"
