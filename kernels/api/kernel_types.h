@@ -12,6 +12,7 @@
 #include "vt/ops_rope.h"
 #include "vt/ops_quant.h"
 #include "vt/ops_state.h"
+#include "vt/ops_gdn.h"
 
 namespace vt::kernel {
 
@@ -116,5 +117,20 @@ using GdnStateGatherFn = void(const ExecContext&, const Tensor& working, const T
                               const Tensor& state_idx, const Tensor* has_initial_state);
 using GdnStateScatterFn = void(const ExecContext&, const Tensor& cache, const Tensor& working,
                                const Tensor& state_idx);
+// GDN recurrences (vt/ops_gdn.h). Metadata values are validated by the API.
+using GdnPrefillFn = void(const ExecContext&, const Tensor& out, const Tensor& q, const Tensor& k,
+                          const Tensor& v, const Tensor& g, const Tensor& beta, const Tensor& state,
+                          const Tensor& query_start_loc, const GdnArgs&);
+using GdnDecodeFn = void(const ExecContext&, const Tensor& out, const Tensor& q, const Tensor& k,
+                         const Tensor& v, const Tensor& g, const Tensor& beta, const Tensor& state,
+                         const Tensor* state_idx, const GdnArgs&);
+using GdnSpecDecodeFn = void(const ExecContext&, const Tensor& out, const Tensor& q, const Tensor& k,
+                             const Tensor& v, const Tensor& g, const Tensor& beta, const Tensor& state,
+                             const Tensor& cu_seqlens, const Tensor& state_indices,
+                             const Tensor& num_accepted_tokens, const GdnArgs&);
+using GdnPackedDecodeFn = void(const ExecContext&, const Tensor& out, const Tensor& mixed_qkv,
+                               const Tensor& a, const Tensor& b, const Tensor& a_log,
+                               const Tensor& dt_bias, const Tensor& state, const Tensor& state_idx,
+                               const GdnArgs&);
 
 }  // namespace vt::kernel

@@ -7,6 +7,7 @@
 #include "vt/ops_act.h"
 #include "vt/ops_attn.h"
 #include "vt/ops_conv.h"
+#include "vt/ops_gdn.h"
 #include "vt/ops_gemm.h"
 #include "vt/ops_glue.h"
 #include "vt/ops_mamba.h"

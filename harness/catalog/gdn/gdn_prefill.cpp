@@ -1,0 +1,301 @@
+// Catalog entry: gdn_prefill (fla fused_recurrent_gated_delta_rule over a
+// varlen batch; vLLM's GDN prefill with initial states).
+#include "harness/catalog/catalog.h"
+#include "harness/catalog/gdn/gdn_recurrence_entry.h"
+#include "harness/golden/golden_check.h"
+#include "oracles/gdn/gdn_prefill.h"
+#include "vt/ops.h"
+
+namespace vt::conform {
+namespace {
+
+using namespace gdn_entry;
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("gdn_prefill");
+    DrawHeads(p, tier);
+    p.Set("scale", static_cast<double>(ScaleOf(p)));
+    const int64_t n = *gen::Pick(std::vector<int64_t>{1, 2, 3, 0, 5});
+    // "long": one deep sequence, where the recurrence's error compounds.
+    const bool deep = *gen::Pick(std::vector<int64_t>{0, 0, 1}) == 1 && n > 0;
+    const int64_t budget = TokenBudget(p, tier == Tier::kSmoke ? 20000 : 150000);
+    std::vector<int64_t> lens;
+    int64_t total = 0;
+    for (int64_t s = 0; s < n; ++s) {
+      int64_t len = *gen::Pick(std::vector<int64_t>{3, 1, 0, 2, 7, 17, 40});
+      if (deep && s == 0) len = std::max<int64_t>(budget / 2, 1);
+      len = std::max<int64_t>(0, std::min(len, budget - total));
+      lens.push_back(len);
+      total += len;
+    }
+    p.Set("lens", lens);
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+std::vector<int64_t> Offsets(const Params& p) {
+  std::vector<int64_t> qsl = {0};
+  for (const auto& l : p.args.at("lens")) qsl.push_back(qsl.back() + l.get<int64_t>());
+  return qsl;
+}
+
+void Build(Case& c) {
+  const std::vector<int64_t> qsl = Offsets(c.params);
+  const int64_t seqs = static_cast<int64_t>(qsl.size()) - 1;
+  AddTokenInputs(c, qsl.back());
+  AddState(c, seqs);
+  AddI32(c, "query_start_loc", {seqs + 1}, qsl);
+  AddOut(c, qsl.back());
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  vt::GdnPrefill(ctx, ws["out"], ws["q"], ws["k"], ws["v"], ws["g"], ws["beta"], ws["state"],
+                 ws["query_start_loc"], {ws.params().F32("scale")});
+}
+
+template <class S>
+oracle::GdnResult<S> Eval(const Case& c) {
+  const TensorData& q = c.Get("q");
+  return oracle::GdnPrefill<S>(Dims(c.params), q.shape[0], I32Values(c.Get("query_start_loc")), q.Values(),
+                               entry::Vals(c, "k"), entry::Vals(c, "v"), entry::Vals(c, "g"),
+                               entry::Vals(c, "beta"), entry::Vals(c, "state"), c.params.F32("scale"));
+}
+
+// An empty sequence leaves its state slot untouched: held byte-exact.
+std::vector<bool> UntouchedState(const Case& c) {
+  const std::vector<int64_t> qsl = I32Values(c.Get("query_start_loc"));
+  std::vector<bool> rows;
+  for (std::size_t s = 0; s + 1 < qsl.size(); ++s) rows.push_back(qsl[s + 1] == qsl[s]);
+  return ExpandRows(rows, Dims(c.params).SlotElems());
+}
+
+OracleResult Oracle(const Case& c) {
+  const auto truth = Eval<double>(c);
+  const auto f32 = Eval<float>(c);
+  return {{"out", BaselineOf(truth.out, f32.out, c.Get("out").fmt, {})},
+          {"state", BaselineOf(truth.state, f32.state, oracle::Fmt::kF32, UntouchedState(c))}};
+}
+
+std::map<std::string, std::vector<double>> OracleF32(const Case& c) {
+  const auto f = Eval<float>(c);
+  return {{"out", std::vector<double>(f.out.begin(), f.out.end())},
+          {"state", std::vector<double>(f.state.begin(), f.state.end())}};
+}
+
+std::vector<OutputSpec> Outputs(const Case&) { return {{"out", OutTolerance()}, {"state", StateTolerance()}}; }
+
+// Token rows [lo, hi) of a [T, ...] tensor as a new contiguous tensor.
+TensorData TokenRows(const TensorData& t, int64_t lo, int64_t hi, const std::string& name, Role role) {
+  int64_t row = 1;
+  for (std::size_t d = 1; d < t.shape.size(); ++d) row *= t.shape[d];
+  const std::vector<double> all = t.Values();
+  std::vector<int64_t> shape = t.shape;
+  shape[0] = hi - lo;
+  return TensorFromValues(name, t.dtype, shape, role,
+                          std::vector<double>(all.begin() + lo * row, all.begin() + hi * row));
+}
+
+// gdn_decode steps: step j runs token qsl[s] + j of every sequence s longer
+// than j as one decode batch, state_idx naming the sequences' slots of the
+// running state. The outputs and the final state must be prefill's bytes.
+Claim DecodeTokenByToken() {
+  Claim cl;
+  cl.name = "decode_token_by_token";
+  cl.statement = "gdn_prefill over each sequence == gdn_decode token by token (out and state, bit for bit)";
+  cl.check = [](const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
+    const Execution full = Execute(op, c, ctx);
+    if (!full.guard_error.empty()) return ClaimOutcome::Violated(full.guard_error);
+    const OpSpec* dec = FindOp("gdn_decode");
+    const std::vector<int64_t> qsl = I32Values(c.Get("query_start_loc"));
+    const oracle::GdnDims d = Dims(c.params);
+    TensorData state = CopyTensor(c.Get("state"), "state", Role::kInPlace);
+    std::vector<double> out(static_cast<size_t>(qsl.back() * d.hv * d.dv), 0.0);
+    const char* per_token[] = {"q", "k", "v", "g", "beta"};
+    for (int64_t j = 0;; ++j) {
+      std::vector<int64_t> seqs;
+      for (std::size_t s = 0; s + 1 < qsl.size(); ++s) {
+        if (qsl[s + 1] - qsl[s] > j) seqs.push_back(static_cast<int64_t>(s));
+      }
+      if (seqs.empty()) break;
+      Case step;
+      step.params = c.params;
+      step.params.op = "gdn_decode";
+      step.params.Set("T", static_cast<int64_t>(seqs.size()));
+      step.params.Set("indexed", 1);
+      for (const char* name : per_token) {
+        const TensorData& src = c.Get(name);
+        int64_t row = src.Numel() / std::max<int64_t>(src.shape[0], 1);
+        const std::vector<double> all = src.Values();
+        std::vector<double> rows;
+        for (int64_t s : seqs) {
+          const int64_t t = qsl[static_cast<size_t>(s)] + j;
+          rows.insert(rows.end(), all.begin() + t * row, all.begin() + (t + 1) * row);
+        }
+        std::vector<int64_t> shape = src.shape;
+        shape[0] = static_cast<int64_t>(seqs.size());
+        step.tensors.push_back(TensorFromValues(name, src.dtype, shape, Role::kInput, rows));
+      }
+      step.tensors.push_back(state);
+      step.tensors.push_back(TensorFromValues("state_idx", vt::DType::kI32, {static_cast<int64_t>(seqs.size())},
+                                              Role::kInput, std::vector<double>(seqs.begin(), seqs.end())));
+      TensorData o = TokenRows(c.Get("out"), 0, 0, "out", Role::kOutput);
+      o.shape[0] = static_cast<int64_t>(seqs.size());
+      o.SetContiguous();
+      o.storage.assign(static_cast<size_t>(o.StorageElems()) * vt::SizeOf(o.dtype), 0xA5);
+      step.tensors.push_back(o);
+      const Execution e = Execute(*dec, step, ctx);
+      if (!e.guard_error.empty()) return ClaimOutcome::Violated("gdn_decode: " + e.guard_error);
+      state = CopyTensor(e.after.Get("state"), "state", Role::kInPlace);
+      const std::vector<double> got = e.after.Get("out").Values();
+      const int64_t row = d.hv * d.dv;
+      for (std::size_t i = 0; i < seqs.size(); ++i) {
+        const int64_t t = qsl[static_cast<size_t>(seqs[i])] + j;
+        std::copy(got.begin() + static_cast<int64_t>(i) * row, got.begin() + static_cast<int64_t>(i + 1) * row,
+                  out.begin() + t * row);
+      }
+    }
+    const TensorData& want_out = full.after.Get("out");
+    const std::string dout =
+        DiffBytes(want_out, TensorFromValues("out", want_out.dtype, want_out.shape, Role::kOutput, out));
+    if (!dout.empty()) return ClaimOutcome::Violated("out: " + dout);
+    const std::string dst = DiffBytes(full.after.Get("state"), state);
+    return dst.empty() ? ClaimOutcome::Holds() : ClaimOutcome::Violated("state: " + dst);
+  };
+  return cl;
+}
+
+// Batch invariance: each sequence run alone (its tokens, its state row) gives
+// the bytes of the batched run.
+Claim SplitSequences() {
+  Claim cl;
+  cl.name = "split_sequences";
+  cl.statement = "a varlen batch == each sequence in its own call (out rows and state row, bit for bit)";
+  cl.applies = [](const Params& p) { return p.args.at("lens").size() >= 2; };
+  cl.check = [](const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
+    const Execution full = Execute(op, c, ctx);
+    if (!full.guard_error.empty()) return ClaimOutcome::Violated(full.guard_error);
+    const std::vector<int64_t> qsl = I32Values(c.Get("query_start_loc"));
+    for (std::size_t s = 0; s + 1 < qsl.size(); ++s) {
+      Case one;
+      one.params = c.params;
+      one.params.Set("lens", std::vector<int64_t>{qsl[s + 1] - qsl[s]});
+      for (const char* name : {"q", "k", "v", "g", "beta"}) {
+        one.tensors.push_back(TokenRows(c.Get(name), qsl[s], qsl[s + 1], name, Role::kInput));
+      }
+      one.tensors.push_back(TokenRows(c.Get("state"), static_cast<int64_t>(s), static_cast<int64_t>(s) + 1, "state",
+                                      Role::kInPlace));
+      one.tensors.push_back(TensorFromValues("query_start_loc", vt::DType::kI32, {2}, Role::kInput,
+                                             {0.0, static_cast<double>(qsl[s + 1] - qsl[s])}));
+      TensorData o = TokenRows(c.Get("out"), qsl[s], qsl[s + 1], "out", Role::kOutput);
+      std::fill(o.storage.begin(), o.storage.end(), 0xA5);
+      one.tensors.push_back(o);
+      const Execution e = Execute(op, one, ctx);
+      if (!e.guard_error.empty()) return ClaimOutcome::Violated(e.guard_error);
+      const std::string dout = DiffBytes(e.after.Get("out"), TokenRows(full.after.Get("out"), qsl[s], qsl[s + 1], "out", Role::kOutput));
+      if (!dout.empty()) return ClaimOutcome::Violated("sequence " + std::to_string(s) + " out: " + dout);
+      const std::string dst = DiffBytes(e.after.Get("state"), TokenRows(full.after.Get("state"), static_cast<int64_t>(s),
+                                                                         static_cast<int64_t>(s) + 1, "state", Role::kInPlace));
+      if (!dst.empty()) return ClaimOutcome::Violated("sequence " + std::to_string(s) + " state: " + dst);
+    }
+    return ClaimOutcome::Holds();
+  };
+  return cl;
+}
+
+// fla fused_recurrent / chunk goldens: q, k (pre-normalised), v, g, beta,
+// state_in [N,Hv,Dv,Dk] (absent or zeros without an initial state),
+// query_start_loc; out, state_out.
+GoldenMapping GoldenPrefill(const GoldenCase& g) {
+  if (g.ArgBool("use_qk_l2norm_in_kernel", false)) {
+    throw GoldenUnsupported("q/k normalised inside the kernel (gdn_prefill takes pre-normalised q/k)");
+  }
+  GoldenMapping m;
+  const TensorData& q = g.Get("q");
+  const TensorData& v = g.Get("v");
+  const std::string out = GoldenPick(g, {"out", "o"});
+  const std::string state_out = GoldenPick(g, {"state_out", "final_state", "ht"});
+  const TensorData& sout = g.Get(state_out);
+  if (sout.dtype != vt::DType::kF32) throw GoldenUnsupported("a non-f32 state (the CPU prefill state is f32)");
+  Params p("gdn_prefill");
+  p.Set("qk", DTypeKey(q));
+  p.Set("v", DTypeKey(v));
+  p.Set("out", DTypeKey(GoldenOutputLike(g, out, "out")));
+  p.Set("Hk", q.shape[1]);
+  p.Set("ratio", v.shape[1] / q.shape[1]);
+  p.Set("Dk", q.shape[2]);
+  p.Set("Dv", v.shape[2]);
+  p.Set("sk", "rsqrt");
+  p.Set("decay", "mild");
+  p.Set("init", "unit");
+  p.Set("scale", g.ArgNum("scale", 1.0 / std::sqrt(static_cast<double>(q.shape[2]))));
+  TensorData qsl = GoldenTensor(g, GoldenPick(g, {"query_start_loc", "cu_seqlens"}), "query_start_loc", Role::kInput);
+  std::vector<int64_t> lens;
+  const std::vector<int64_t> off = I32Values(qsl);
+  for (std::size_t s = 0; s + 1 < off.size(); ++s) lens.push_back(off[s + 1] - off[s]);
+  p.Set("lens", lens);
+  m.c.params = p;
+  m.c.tensors = {GoldenTensor(g, "q", "q", Role::kInput), GoldenTensor(g, "k", "k", Role::kInput),
+                 GoldenTensor(g, "v", "v", Role::kInput), GoldenTensor(g, "g", "g", Role::kInput),
+                 GoldenTensor(g, "beta", "beta", Role::kInput), qsl};
+  if (g.Has("state_in")) {
+    m.c.tensors.push_back(GoldenTensor(g, "state_in", "state", Role::kInPlace));
+  } else {
+    m.c.tensors.push_back(TensorFromValues("state", vt::DType::kF32, sout.shape, Role::kInPlace,
+                                           std::vector<double>(static_cast<size_t>(sout.Numel()), 0.0)));
+  }
+  m.c.tensors.push_back(GoldenOutputLike(g, out, "out"));
+  m.compare = {{"out", out}, {"state", state_out}};
+  return m;
+}
+
+}  // namespace
+
+OpSpec Spec_gdn_prefill() {
+  OpSpec s;
+  s.name = "gdn_prefill";
+  s.family = "gdn";
+  s.dtypes = "cpu: q,k,v f32/f16/bf16; g,beta f32; out f32/bf16; state f32 (in place); query_start_loc i32";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = Oracle;
+  s.oracle_f32 = OracleF32;
+  s.outputs = Outputs;
+  s.contract = {{entry::Operand("q", entry::kFloatIn, entry::kContiguous, {3}),
+                 entry::Operand("k", entry::kFloatIn, entry::kContiguous, {3}),
+                 entry::Operand("v", entry::kFloatIn, entry::kContiguous, {3}),
+                 entry::Operand("g", entry::kF32, entry::kContiguous, {2}),
+                 entry::Operand("beta", entry::kF32, entry::kContiguous, {2}),
+                 entry::Operand("query_start_loc", {vt::DType::kI32}, entry::kContiguous, {1}),
+                 entry::Written("state", entry::kF32, entry::kContiguous, {4}),
+                 entry::Written("out", entry::kFloatOut, entry::kContiguous, {3})},
+                {entry::PositiveFinite("scale")}};
+  s.errors = {mut::Dim("k", 1, 1),
+              mut::Dim("k", 2, -1),
+              mut::Dim("v", 0, 1),
+              mut::Dim("v", 2, 1),
+              mut::Dim("out", 0, 1),
+              mut::Dim("out", 1, 1),
+              mut::Dim("g", 0, 1),
+              mut::Dim("beta", 1, 1),
+              mut::Dim("state", 3, 1),
+              mut::Dim("query_start_loc", 0, 1),
+              MetaError("qsl_first_nonzero", "query_start_loc", "start at",
+                        [](std::vector<int64_t>& v, const Case&) { v[0] = 1; return true; }),
+              MetaError("qsl_last_past_end", "query_start_loc", "end at",
+                        [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
+              MetaError("qsl_not_monotonic", "query_start_loc", "non-decreasing",
+                        [](std::vector<int64_t>& v, const Case&) {
+                          if (v.size() < 3) return false;
+                          v[v.size() - 2] = v.back() + 1;  // bounds still hold
+                          return true;
+                        })};
+  for (ErrorCase& e : HeadErrors(Build)) s.errors.push_back(std::move(e));
+  s.claims = {DecodeTokenByToken(), SplitSequences()};
+  s.goldens = {{"gdn_prefill", GoldenPrefill}};
+  return s;
+}
+
+}  // namespace vt::conform

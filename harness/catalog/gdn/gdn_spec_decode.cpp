@@ -1,0 +1,333 @@
+// Catalog entry: gdn_spec_decode (fla fused_recurrent with 2-D
+// ssm_state_indices, num_accepted_tokens and in-place per-token states: vLLM's
+// GDN speculative decoding).
+#include "harness/catalog/catalog.h"
+#include "harness/catalog/gdn/gdn_recurrence_entry.h"
+#include "oracles/gdn/gdn_spec_decode.h"
+#include "vt/ops.h"
+
+namespace vt::conform {
+namespace {
+
+using namespace gdn_entry;
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("gdn_spec_decode");
+    DrawHeads(p, tier);
+    p.Set("scale", static_cast<double>(ScaleOf(p)));
+    const int64_t cols = *gen::Pick(std::vector<int64_t>{3, 1, 2, 4});
+    int64_t reqs = *gen::Pick(std::vector<int64_t>{2, 1, 3, 4, 0});
+    reqs = std::min(reqs, std::max<int64_t>(1, TokenBudget(p, tier == Tier::kSmoke ? 20000 : 150000) / cols));
+    std::vector<int64_t> upto(static_cast<size_t>(cols + 1)), from1(static_cast<size_t>(cols));
+    for (int64_t i = 0; i <= cols; ++i) upto[static_cast<size_t>(i)] = cols - i;  // longest first
+    for (int64_t i = 0; i < cols; ++i) from1[static_cast<size_t>(i)] = cols - i;
+    std::vector<int64_t> lens, accepted;
+    for (int64_t r = 0; r < reqs; ++r) {
+      lens.push_back(*gen::Pick(upto));
+      accepted.push_back(*gen::Pick(from1));
+    }
+    p.Set("C", cols);
+    p.Set("lens", lens);
+    p.Set("accepted", accepted);
+    p.Set("spare", *gen::Pick(std::vector<int64_t>{1, 0, 2}));
+    p.Set("nulls", *gen::Pick(std::vector<int64_t>{1, 0, 2, 3}));
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+std::vector<int64_t> Ints(const Params& p, const std::string& key) {
+  std::vector<int64_t> v;
+  for (const auto& e : p.args.at(key)) v.push_back(e.get<int64_t>());
+  return v;
+}
+
+void Build(Case& c) {
+  const Params& p = c.params;
+  const std::vector<int64_t> lens = Ints(p, "lens"), accepted = Ints(p, "accepted");
+  const int64_t reqs = static_cast<int64_t>(lens.size()), cols = p.Int("C");
+  std::vector<int64_t> cu = {0};
+  for (int64_t l : lens) cu.push_back(cu.back() + l);
+  int64_t slots = reqs * cols + p.Int("spare");
+  std::vector<int64_t> table = DrawSlots(p.seed, "state_indices", reqs * cols, slots, p.Int("nulls"));
+  // Keep most out rows live (a NULL start zero-fills a whole request): give
+  // NULL starts fresh slots until at most half the tokens are zeroed.
+  int64_t zeroed = 0;
+  for (int64_t r = 0; r < reqs; ++r) {
+    if (table[static_cast<size_t>(r * cols + accepted[static_cast<size_t>(r)] - 1)] < 0) zeroed += lens[static_cast<size_t>(r)];
+  }
+  for (int64_t r = 0; r < reqs && 2 * zeroed > cu.back(); ++r) {
+    int64_t& start = table[static_cast<size_t>(r * cols + accepted[static_cast<size_t>(r)] - 1)];
+    if (start < 0 && lens[static_cast<size_t>(r)] > 0) {
+      start = slots++;
+      zeroed -= lens[static_cast<size_t>(r)];
+    }
+  }
+  AddTokenInputs(c, cu.back());
+  AddState(c, slots);
+  AddI32(c, "cu_seqlens", {reqs + 1}, cu);
+  AddI32(c, "state_indices", {reqs, cols}, table);
+  AddI32(c, "num_accepted_tokens", {reqs}, accepted);
+  AddOut(c, cu.back());
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  vt::GdnSpecDecode(ctx, ws["out"], ws["q"], ws["k"], ws["v"], ws["g"], ws["beta"], ws["state"], ws["cu_seqlens"],
+                    ws["state_indices"], ws["num_accepted_tokens"], {ws.params().F32("scale")});
+}
+
+struct Meta {
+  std::vector<int64_t> cu, table, accepted;
+  int64_t cols = 1;
+  int64_t Start(std::size_t r) const { return table[r * static_cast<size_t>(cols) + static_cast<size_t>(accepted[r] - 1)]; }
+  int64_t Snap(std::size_t r, int64_t t) const { return table[r * static_cast<size_t>(cols) + static_cast<size_t>(t)]; }
+};
+
+Meta MetaOf(const Case& c) {
+  const TensorData& idx = c.Get("state_indices");
+  return {I32Values(c.Get("cu_seqlens")), I32Values(idx), I32Values(c.Get("num_accepted_tokens")), idx.shape[1]};
+}
+
+template <class S>
+oracle::GdnResult<S> Eval(const Case& c) {
+  const Meta m = MetaOf(c);
+  const TensorData& q = c.Get("q");
+  return oracle::GdnSpecDecode<S>(Dims(c.params), q.shape[0], m.cu, m.table, m.cols, m.accepted, q.Values(),
+                                  entry::Vals(c, "k"), entry::Vals(c, "v"), entry::Vals(c, "g"), entry::Vals(c, "beta"),
+                                  entry::Vals(c, "state"), c.params.F32("scale"));
+}
+
+OracleResult Oracle(const Case& c) {
+  const auto truth = Eval<double>(c);
+  const auto f32 = Eval<float>(c);
+  const oracle::GdnDims d = Dims(c.params);
+  const Meta m = MetaOf(c);
+  std::vector<bool> null_rows(static_cast<size_t>(c.Get("q").shape[0]), false);
+  std::vector<bool> untouched(static_cast<size_t>(c.Get("state").shape[0]), true);
+  for (std::size_t r = 0; r + 1 < m.cu.size(); ++r) {
+    for (int64_t t = m.cu[r]; t < m.cu[r + 1]; ++t) {
+      if (m.Start(r) < 0) {
+        null_rows[static_cast<size_t>(t)] = true;
+      } else if (m.Snap(r, t - m.cu[r]) >= 0) {
+        untouched[static_cast<size_t>(m.Snap(r, t - m.cu[r]))] = false;
+      }
+    }
+  }
+  return {{"out", BaselineOf(truth.out, f32.out, c.Get("out").fmt, ExpandRows(null_rows, d.hv * d.dv))},
+          {"state", BaselineOf(truth.state, f32.state, oracle::Fmt::kF32, ExpandRows(untouched, d.SlotElems()))}};
+}
+
+std::map<std::string, std::vector<double>> OracleF32(const Case& c) {
+  const auto f = Eval<float>(c);
+  return {{"out", std::vector<double>(f.out.begin(), f.out.end())},
+          {"state", std::vector<double>(f.state.begin(), f.state.end())}};
+}
+
+std::vector<OutputSpec> Outputs(const Case&) { return {{"out", OutTolerance()}, {"state", StateTolerance()}}; }
+
+// Rows [lo, hi) of dim 0 of t as a new contiguous tensor.
+TensorData Rows(const TensorData& t, int64_t lo, int64_t hi, const std::string& name, Role role) {
+  int64_t row = 1;
+  for (std::size_t d = 1; d < t.shape.size(); ++d) row *= t.shape[d];
+  const std::vector<double> all = t.Values();
+  std::vector<int64_t> shape = t.shape;
+  shape[0] = hi - lo;
+  return TensorFromValues(name, t.dtype, shape, role, std::vector<double>(all.begin() + lo * row, all.begin() + hi * row));
+}
+
+// The rollback property: slot idx[r][j] after the step holds exactly the
+// state gdn_prefill reaches from the start slot over the request's first j+1
+// tokens (so accepting j+1 tokens next step and starting from that slot IS
+// running only those tokens); the out rows agree too.
+Claim Rollback() {
+  Claim cl;
+  cl.name = "rollback";
+  cl.statement = "spec-decode slot idx[r][j] == gdn_prefill of request r's first j+1 tokens from its start slot";
+  cl.check = [](const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
+    const Execution full = Execute(op, c, ctx);
+    if (!full.guard_error.empty()) return ClaimOutcome::Violated(full.guard_error);
+    const Meta m = MetaOf(c);
+    const OpSpec* prefill = FindOp("gdn_prefill");
+    for (std::size_t r = 0; r + 1 < m.cu.size(); ++r) {
+      if (m.Start(r) < 0) continue;
+      const int64_t lo = m.cu[r];
+      for (int64_t j = 0; lo + j < m.cu[r + 1]; ++j) {
+        Case pc;
+        pc.params = c.params;
+        pc.params.op = "gdn_prefill";
+        pc.params.Set("lens", std::vector<int64_t>{j + 1});
+        for (const char* name : {"q", "k", "v", "g", "beta"}) pc.tensors.push_back(Rows(c.Get(name), lo, lo + j + 1, name, Role::kInput));
+        pc.tensors.push_back(Rows(c.Get("state"), m.Start(r), m.Start(r) + 1, "state", Role::kInPlace));
+        pc.tensors.push_back(TensorFromValues("query_start_loc", vt::DType::kI32, {2}, Role::kInput,
+                                              {0.0, static_cast<double>(j + 1)}));
+        pc.tensors.push_back(PoisonedLike("out", c.Get("out").dtype, Rows(c.Get("out"), lo, lo + j + 1, "o", Role::kOutput).shape));
+        const Execution e = Execute(*prefill, pc, ctx);
+        if (!e.guard_error.empty()) return ClaimOutcome::Violated("gdn_prefill: " + e.guard_error);
+        const std::string where = "request " + std::to_string(r) + ", j = " + std::to_string(j) + ": ";
+        const std::string dout = DiffBytes(e.after.Get("out"), Rows(full.after.Get("out"), lo, lo + j + 1, "out", Role::kOutput));
+        if (!dout.empty()) return ClaimOutcome::Violated(where + "out " + dout);
+        const int64_t snap = m.Snap(r, j);
+        if (snap < 0) continue;
+        const std::string dst = DiffBytes(e.after.Get("state"), Rows(full.after.Get("state"), snap, snap + 1, "state", Role::kInPlace));
+        if (!dst.empty()) return ClaimOutcome::Violated(where + "slot " + std::to_string(snap) + " " + dst);
+      }
+    }
+    return ClaimOutcome::Holds();
+  };
+  return cl;
+}
+
+// Batch invariance: each request in its own call (same cache) gives its out
+// rows and its snapshot slots.
+Claim SplitRequests() {
+  Claim cl;
+  cl.name = "split_requests";
+  cl.statement = "a batch of requests == each request in its own call (out rows and snapshot slots, bit for bit)";
+  cl.applies = [](const Params& p) { return p.args.at("lens").size() >= 2; };
+  cl.check = [](const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
+    const Execution full = Execute(op, c, ctx);
+    if (!full.guard_error.empty()) return ClaimOutcome::Violated(full.guard_error);
+    const Meta m = MetaOf(c);
+    for (std::size_t r = 0; r + 1 < m.cu.size(); ++r) {
+      const int64_t lo = m.cu[r], hi = m.cu[r + 1];
+      Case one;
+      one.params = c.params;
+      one.params.Set("lens", std::vector<int64_t>{hi - lo});
+      one.params.Set("accepted", std::vector<int64_t>{m.accepted[r]});
+      for (const char* name : {"q", "k", "v", "g", "beta"}) one.tensors.push_back(Rows(c.Get(name), lo, hi, name, Role::kInput));
+      one.tensors.push_back(CopyTensor(c.Get("state"), "state", Role::kInPlace));
+      one.tensors.push_back(TensorFromValues("cu_seqlens", vt::DType::kI32, {2}, Role::kInput, {0.0, static_cast<double>(hi - lo)}));
+      one.tensors.push_back(Rows(c.Get("state_indices"), static_cast<int64_t>(r), static_cast<int64_t>(r) + 1, "state_indices", Role::kInput));
+      one.tensors.push_back(TensorFromValues("num_accepted_tokens", vt::DType::kI32, {1}, Role::kInput,
+                                             {static_cast<double>(m.accepted[r])}));
+      one.tensors.push_back(PoisonedLike("out", c.Get("out").dtype, Rows(c.Get("out"), lo, hi, "o", Role::kOutput).shape));
+      const Execution e = Execute(op, one, ctx);
+      if (!e.guard_error.empty()) return ClaimOutcome::Violated(e.guard_error);
+      const std::string where = "request " + std::to_string(r) + ": ";
+      const std::string dout = DiffBytes(e.after.Get("out"), Rows(full.after.Get("out"), lo, hi, "out", Role::kOutput));
+      if (!dout.empty()) return ClaimOutcome::Violated(where + "out " + dout);
+      if (m.Start(r) < 0) continue;
+      for (int64_t t = 0; t < hi - lo; ++t) {
+        const int64_t s = m.Snap(r, t);
+        if (s < 0) continue;
+        const std::string d = DiffBytes(Rows(e.after.Get("state"), s, s + 1, "state", Role::kInPlace),
+                                        Rows(full.after.Get("state"), s, s + 1, "state", Role::kInPlace));
+        if (!d.empty()) return ClaimOutcome::Violated(where + "slot " + std::to_string(s) + " " + d);
+      }
+    }
+    return ClaimOutcome::Holds();
+  };
+  return cl;
+}
+
+// Index of the first live entry of row r's used part, or -1.
+ErrorCase StartIsOtherSnapshot() {
+  return MetaError("start_slot_is_other_snapshot", "state_indices", "duplicate",
+                   [](std::vector<int64_t>& v, const Case& c) {
+                     const TensorData& idx = c.Get("state_indices");
+                     const int64_t reqs = idx.shape[0], cols = idx.shape[1];
+                     if (reqs < 2) return false;
+                     const std::vector<int64_t> acc = Declared(c.Get("num_accepted_tokens"));
+                     // request 1's start slot := request 0's first snapshot slot (made live)
+                     int64_t snap = v[0];
+                     if (snap < 0) snap = v[0] = c.Get("state").shape[0] - 1;
+                     v[static_cast<size_t>(cols + acc[1] - 1)] = snap;
+                     return v[static_cast<size_t>(cols + acc[1] - 1)] == v[0] && static_cast<size_t>(cols + acc[1] - 1) != 0;
+                   });
+}
+
+}  // namespace
+
+OpSpec Spec_gdn_spec_decode() {
+  OpSpec s;
+  s.name = "gdn_spec_decode";
+  s.family = "gdn";
+  s.dtypes = "cpu: q,k,v f32/f16/bf16; g,beta f32; out f32/bf16; state f32 (in place); cu_seqlens, state_indices "
+             "[R,C], num_accepted_tokens i32";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = Oracle;
+  s.oracle_f32 = OracleF32;
+  s.outputs = Outputs;
+  s.contract = {{entry::Operand("q", entry::kFloatIn, entry::kContiguous, {3}),
+                 entry::Operand("k", entry::kFloatIn, entry::kContiguous, {3}),
+                 entry::Operand("v", entry::kFloatIn, entry::kContiguous, {3}),
+                 entry::Operand("g", entry::kF32, entry::kContiguous, {2}),
+                 entry::Operand("beta", entry::kF32, entry::kContiguous, {2}),
+                 entry::Operand("cu_seqlens", {vt::DType::kI32}, entry::kContiguous, {1}),
+                 entry::Operand("state_indices", {vt::DType::kI32}, entry::kContiguous, {2}),
+                 entry::Operand("num_accepted_tokens", {vt::DType::kI32}, entry::kContiguous, {1}),
+                 entry::Written("state", entry::kF32, entry::kContiguous, {4}),
+                 entry::Written("out", entry::kFloatOut, entry::kContiguous, {3})},
+                {entry::PositiveFinite("scale")}};
+  s.errors = {mut::Dim("k", 1, 1),
+              mut::Dim("v", 0, 1),
+              mut::Dim("v", 2, 1),
+              mut::Dim("out", 1, 1),
+              mut::Dim("g", 0, 1),
+              mut::Dim("beta", 1, 1),
+              mut::Dim("state", 3, 1),
+              mut::Dim("cu_seqlens", 0, 1),
+              mut::Dim("num_accepted_tokens", 0, 1),
+              ErrorCase("state_indices_no_columns",
+                        [](Case& c) {
+                          TensorData& t = c.Get("state_indices");
+                          t.shape[1] = 0;
+                          t.SetContiguous();
+                          return true;
+                        },
+                        "C >= 1"),
+              MetaError("cu_first_nonzero", "cu_seqlens", "start at", [](std::vector<int64_t>& v, const Case&) { v[0] = 1; return true; }),
+              MetaError("cu_last_past_end", "cu_seqlens", "end at", [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
+              MetaError("cu_not_monotonic", "cu_seqlens", "non-decreasing",
+                        [](std::vector<int64_t>& v, const Case&) {
+                          if (v.size() < 3) return false;
+                          v[v.size() - 2] = v.back() + 1;
+                          return true;
+                        }),
+              ParamError("request_longer_than_columns", "token count",
+                         [](Params& p) {
+                           std::vector<int64_t> lens = Ints(p, "lens");
+                           if (lens.empty()) return false;
+                           lens[0] = p.Int("C") + 1;
+                           p.Set("lens", lens);
+                           return true;
+                         },
+                         Build),
+              MetaError("accepted_zero", "num_accepted_tokens", "num_accepted",
+                        [](std::vector<int64_t>& v, const Case&) {
+                          if (v.empty()) return false;
+                          v[0] = 0;
+                          return true;
+                        }),
+              MetaError("accepted_past_columns", "num_accepted_tokens", "num_accepted",
+                        [](std::vector<int64_t>& v, const Case& c) {
+                          if (v.empty()) return false;
+                          v.back() = c.Get("state_indices").shape[1] + 1;
+                          return true;
+                        }),
+              MetaError("state_indices_out_of_range", "state_indices", "out of range",
+                        [](std::vector<int64_t>& v, const Case& c) {
+                          if (v.empty()) return false;
+                          v[v.size() / 2] = c.Get("state").shape[0];
+                          return true;
+                        }),
+              MetaError("state_indices_duplicate", "state_indices", "duplicate",
+                        [](std::vector<int64_t>& v, const Case&) {
+                          for (std::size_t i = 0; i < v.size(); ++i) {
+                            if (v[i] >= 0 && v.size() >= 2) {
+                              v[(i + 1) % v.size()] = v[i];
+                              return true;
+                            }
+                          }
+                          return false;
+                        }),
+              StartIsOtherSnapshot()};
+  for (ErrorCase& e : HeadErrors(Build)) s.errors.push_back(std::move(e));
+  s.claims = {Rollback(), SplitRequests()};
+  return s;
+}
+
+}  // namespace vt::conform

@@ -1,0 +1,125 @@
+// The gated delta rule's per-token step for one value head, shared by the GDN
+// recurrence kernels so that prefill, decode and spec decode run the same f32
+// instruction sequence (gdn_prefill == gdn_decode token by token, bit for bit).
+// Order (fixed by the spec; -ffp-contract=off keeps every product rounded):
+//   pass 1, per value row vi: S[vi,:] *= decay, dot = sum_ki S[vi,ki] k[ki]
+//           (sequential in ki), v'[vi] = (v[vi] - dot) * beta;
+//   pass 2, per value row vi: S[vi,ki] += v'[vi] k[ki], out[vi] = sum_ki
+//           S[vi,ki] q'[ki] (sequential in ki, the updated S).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "cpu/access.h"
+#include "vt/tensor.h"
+
+namespace vt::cpu::gdn {
+
+// Reads n consecutive elements of t from `elem` into dst as f32; the dtype is
+// resolved once per row, not per element.
+inline void LoadRow(const Tensor& t, int64_t elem, int64_t n, float* dst) {
+  switch (t.dtype) {
+    case DType::kF32: {
+      const auto* base = static_cast<const unsigned char*>(t.data) + elem * 4;
+      for (int64_t i = 0; i < n; ++i) std::memcpy(&dst[i], base + i * 4, 4);
+      break;
+    }
+    case DType::kF16:
+    case DType::kBF16: {
+      const auto* base = static_cast<const unsigned char*>(t.data) + elem * 2;
+      const bool half = t.dtype == DType::kF16;
+      for (int64_t i = 0; i < n; ++i) {
+        uint16_t h;
+        std::memcpy(&h, base + i * 2, 2);
+        dst[i] = half ? F16ToF32(h) : BF16ToF32(h);
+      }
+      break;
+    }
+    default:
+      for (int64_t i = 0; i < n; ++i) dst[i] = LoadF32(t, elem + i);
+  }
+}
+
+// Stores n floats to t from `elem`, rounded to t's dtype.
+inline void StoreRow(const Tensor& t, int64_t elem, int64_t n, const float* src) {
+  switch (t.dtype) {
+    case DType::kF32:
+      std::memcpy(static_cast<unsigned char*>(t.data) + elem * 4, src, static_cast<size_t>(n) * 4);
+      break;
+    default:
+      for (int64_t i = 0; i < n; ++i) StoreF32(t, elem + i, src[i]);
+  }
+}
+
+// Per-thread scratch of one head step.
+struct StepBuffers {
+  StepBuffers(int64_t dk, int64_t dv)
+      : q(static_cast<size_t>(dk)), k(static_cast<size_t>(dk)), v(static_cast<size_t>(dv)),
+        out(static_cast<size_t>(dv)) {}
+  std::vector<float> q, k, v, out;
+};
+
+// One token of one value head on the f32 block s [dv, dk]. b.q holds q * scale,
+// b.k holds k, b.v holds v on entry; b.out receives the output row and b.v is
+// overwritten with v'.
+inline void HeadStep(float* s, int64_t dk, int64_t dv, float g, float beta, StepBuffers& b) {
+  const float decay = std::exp(g);
+  for (int64_t vi = 0; vi < dv; ++vi) {
+    float* row = s + vi * dk;
+    float dot = 0.0f;
+    for (int64_t ki = 0; ki < dk; ++ki) {
+      row[ki] *= decay;
+      dot += row[ki] * b.k[static_cast<size_t>(ki)];
+    }
+    b.v[static_cast<size_t>(vi)] = (b.v[static_cast<size_t>(vi)] - dot) * beta;
+  }
+  for (int64_t vi = 0; vi < dv; ++vi) {
+    float* row = s + vi * dk;
+    const float vn = b.v[static_cast<size_t>(vi)];
+    float o = 0.0f;
+    for (int64_t ki = 0; ki < dk; ++ki) {
+      row[ki] += vn * b.k[static_cast<size_t>(ki)];
+      o += row[ki] * b.q[static_cast<size_t>(ki)];
+    }
+    b.out[static_cast<size_t>(vi)] = o;
+  }
+}
+
+// Token t of value head hv of a [T,Hk,Dk] / [T,Hv,Dv] / [T,Hv] operand set:
+// loads q (scaled), k, v, runs HeadStep on s and stores the out row.
+struct TokenOperands {
+  const Tensor& out;
+  const Tensor& q;
+  const Tensor& k;
+  const Tensor& v;
+  const float* g;
+  const float* beta;
+  int64_t hk_n, hv_n, dk, dv;
+  float scale;
+};
+
+inline void TokenHeadStep(const TokenOperands& o, float* s, int64_t t, int64_t hv, StepBuffers& b) {
+  const int64_t hk = hv / (o.hv_n / o.hk_n);  // GQA: consecutive value heads share a key head
+  LoadRow(o.q, (t * o.hk_n + hk) * o.dk, o.dk, b.q.data());
+  for (float& x : b.q) x *= o.scale;
+  LoadRow(o.k, (t * o.hk_n + hk) * o.dk, o.dk, b.k.data());
+  LoadRow(o.v, (t * o.hv_n + hv) * o.dv, o.dv, b.v.data());
+  HeadStep(s, o.dk, o.dv, o.g[t * o.hv_n + hv], o.beta[t * o.hv_n + hv], b);
+  StoreRow(o.out, (t * o.hv_n + hv) * o.dv, o.dv, b.out.data());
+}
+
+// Zero-fills out rows [t * Hv * Dv, ...) of one token (a NULL state slot).
+inline void ZeroToken(const Tensor& out, int64_t t, int64_t hv_n, int64_t dv) {
+  const std::vector<float> zeros(static_cast<size_t>(hv_n * dv), 0.0f);
+  StoreRow(out, t * hv_n * dv, hv_n * dv, zeros.data());
+}
+
+inline TokenOperands Operands(const Tensor& out, const Tensor& q, const Tensor& k, const Tensor& v,
+                              const Tensor& g, const Tensor& beta, const Tensor& state, float scale) {
+  return {out, q, k, v, g.Ptr<float>(), beta.Ptr<float>(), q.shape[1], state.shape[1],
+          q.shape[2], state.shape[2], scale};
+}
+
+}  // namespace vt::cpu::gdn
