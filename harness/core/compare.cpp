@@ -26,8 +26,12 @@ Interval Accept(const Tolerance& tol, oracle::Fmt fmt, double v, double e, doubl
       return {v - a, v + a};
     }
     case Tolerance::Kind::kBaseline: {
+      // The band is the f32 evaluation's (pass BaselineExpected the f32
+      // format for an output stored narrower); the output's own store rounds
+      // its ends, as the bound rule's. Never stricter than the unrounded band
+      // for a value held in fmt (rounding is monotone).
       const double a = tol.c * baseline + tol.floor;
-      return {v - a, v + a};
+      return {oracle::RoundReal(fmt, v - a), oracle::RoundReal(fmt, v + a)};
     }
     case Tolerance::Kind::kGolden: {
       const double a = tol.atol + tol.rtol * std::fabs(v);

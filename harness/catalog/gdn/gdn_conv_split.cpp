@@ -1,0 +1,138 @@
+// Catalog entry: gdn_conv_split (the GDN conv output split into q, k, v:
+// rearrange_mixed_qkv in vLLM's GDN layer).
+#include "harness/catalog/glue/glue_entry.h"
+#include "oracles/gdn/gdn_conv_split.h"
+#include "vt/ops.h"
+#include "vt/ops_gdn_glue.h"
+
+namespace vt::conform {
+namespace {
+
+const char* const kParts[] = {"q_out", "k_out", "v_out"};
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("gdn_conv_split");
+    p.Set("conv", *gen::Pick(std::vector<std::string>{"f32", "bf16"}));
+    p.Set("out", *gen::Pick(std::vector<std::string>{"f32", "bf16"}));  // q/k/v share one dtype
+    p.Set("T", *gen::Rows(tier, /*with_zero=*/false));  // T = 0 is refused (widths = counts / T)
+    // key_dim = Hk * Dk, value_dim = Hv * Dv: head multiples, odd sizes, an empty v now and then.
+    p.Set("K", *gen::Pick(std::vector<int64_t>{1, 3, 16, 17, 64, 128, 256, 512}));
+    p.Set("V", *gen::Pick(std::vector<int64_t>{1, 5, 32, 64, 128, 256, 1024, 0}));
+    p.Set("scale", *gen::Scale());
+    p.Set("fill", *glue::FillKnob());
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+void Build(Case& c) {
+  const Params& p = c.params;
+  const int64_t t = p.Int("T"), k = p.Int("K"), v = p.Int("V");
+  c.Input("conv", p.DType("conv"), {t, 2 * k + v}, glue::InputFill(p));
+  c.Output("q_out", p.DType("out"), {t, k});
+  c.Output("k_out", p.DType("out"), {t, k});
+  c.Output("v_out", p.DType("out"), {t, v});
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  vt::GdnConvSplit(ctx, ws["q_out"], ws["k_out"], ws["v_out"], ws["conv"]);
+}
+
+// key_dim / value_dim as the outputs' element counts give them (an any-shape
+// output may be drawn flat or reversed).
+std::pair<int64_t, int64_t> Dims(const Case& c) {
+  const int64_t t = c.Get("conv").shape[0];
+  return {c.Get("q_out").Numel() / t, c.Get("v_out").Numel() / t};
+}
+
+OracleResult Oracle(const Case& c) {
+  const auto [k, v] = Dims(c);
+  const auto parts = oracle::GdnConvSplit<double>(c.Get("conv").shape[0], k, v, c.Get("conv").Values());
+  OracleResult r;
+  for (int i = 0; i < 3; ++i) r[kParts[i]] = glue::ExactValues(parts[static_cast<std::size_t>(i)]);
+  return r;
+}
+
+std::vector<TensorData> OracleBytes(const Case& c) {
+  const TensorData& in = c.Get("conv");
+  const auto [k, v] = Dims(c);
+  const auto parts = oracle::GdnConvSplit<uint64_t>(in.shape[0], k, v, glue::Bits(in));
+  std::vector<TensorData> out;
+  for (int i = 0; i < 3; ++i) {
+    const TensorData& o = c.Get(kParts[i]);
+    out.push_back(glue::FromBits(o.name, o.dtype, o.shape,
+                                 glue::ThroughF32(in.dtype, o.dtype, parts[static_cast<std::size_t>(i)])));
+  }
+  return out;
+}
+
+std::vector<OutputSpec> Outputs(const Case&) {
+  std::vector<OutputSpec> v;
+  for (const char* part : kParts) v.push_back({part, Exact(glue::kMoveReason)});
+  return v;
+}
+
+// One more element (flat): the width count / T stays, only divisibility breaks. T >= 2.
+ErrorCase CountNotMultiple(const std::string& part) {
+  return {part + "_count_not_multiple_of_T",
+          [part](Case& c) {
+            if (c.Get("conv").shape[0] < 2) return false;
+            TensorData& o = c.Get(part);
+            o.shape = {o.Numel() + 1};
+            o.SetContiguous();
+            return true;
+          },
+          part};
+}
+
+}  // namespace
+
+OpSpec Spec_gdn_conv_split() {
+  OpSpec s;
+  s.name = "gdn_conv_split";
+  s.family = "gdn";
+  s.dtypes = "cpu: conv f32/bf16 [T,2K+V], T > 0; q_out/k_out (T*K elements each), v_out (T*V) one dtype of f32/bf16, any shape";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = Oracle;
+  s.oracle_bytes = OracleBytes;
+  s.outputs = Outputs;
+  s.contract = {{entry::Operand("conv", entry::kF32BF16, entry::kContiguous, {2}),
+                 entry::Written("q_out", entry::kF32BF16, entry::kAnyShape),
+                 entry::Written("k_out", entry::kF32BF16, entry::kAnyShape),
+                 entry::Written("v_out", entry::kF32BF16, entry::kAnyShape)},
+                {}};
+  s.values.specials = {{"conv"}};
+  s.errors = {
+      mut::Dim("conv", 1, 1), mut::Dim("conv", 1, -1),
+      {"conv_no_rows",
+       [](Case& c) {
+         c.Get("conv").shape[0] = 0;
+         c.Get("conv").SetContiguous();
+         return true;
+       },
+       "T > 0"},
+      CountNotMultiple("q_out"), CountNotMultiple("v_out"),
+      // k_out one row wider than q_out (and conv widened to match, so that
+      // only the equal-key_dim condition breaks).
+      {"k_out_key_dim_differs",
+       [](Case& c) {
+         TensorData& k = c.Get("k_out");
+         const int64_t t = c.Get("conv").shape[0];
+         k.shape = {k.Numel() + t};
+         k.SetContiguous();
+         c.Get("conv").shape[1] += 1;
+         c.Get("conv").SetContiguous();
+         return true;
+       },
+       "k_out"},
+      mut::DType("k_out", vt::DType::kBF16), mut::DType("k_out", vt::DType::kF32),
+      mut::DType("v_out", vt::DType::kBF16), mut::DType("v_out", vt::DType::kF32),
+  };
+  s.claims = {RowSlice({"conv", "q_out", "k_out", "v_out"})};
+  return s;
+}
+
+}  // namespace vt::conform

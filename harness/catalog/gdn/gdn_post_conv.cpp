@@ -1,0 +1,181 @@
+// Catalog entry: gdn_post_conv (fla fused_post_conv_prep: the GDN conv output
+// split into q, k, v with q/k l2-normalised per head, and the GDN gate).
+#include <cmath>
+
+#include "harness/catalog/catalog.h"
+#include "harness/catalog/gdn/gdn_gate_entry.h"
+#include "oracles/gdn/gdn_post_conv.h"
+#include "vt/ops.h"
+#include "vt/ops_gdn_glue.h"
+
+namespace vt::conform {
+namespace {
+
+rc::Gen<Params> Gen(Tier tier) {
+  return rc::gen::exec([tier] {
+    Params p("gdn_post_conv");
+    gdn_gate::DrawGate(p, tier);
+    p.Set("T", *gen::Rows(tier, /*with_zero=*/false));  // T = 0 is refused
+    p.Set("conv", *gen::Pick(std::vector<std::string>{"f32", "bf16"}));
+    p.Set("out", *gen::Pick(std::vector<std::string>{"f32", "bf16"}));  // q/k/v share one dtype
+    p.Set("Hk", *gen::Pick(std::vector<int64_t>{1, 2, 4, 16}));
+    p.Set("Dk", *gen::Pick(std::vector<int64_t>{1, 3, 16, 64, 128}));
+    p.Set("Dv", *gen::Pick(std::vector<int64_t>{1, 5, 32, 128}));
+    p.Set("eps", *gen::Eps());
+    p.seed = *gen::Seed();
+    return p;
+  });
+}
+
+void Build(Case& c) {
+  const Params& p = c.params;
+  const int64_t t = p.Int("T"), hk = p.Int("Hk"), dk = p.Int("Dk"), hv = p.Int("Hv"), dv = p.Int("Dv");
+  c.Input("conv", p.DType("conv"), {t, 2 * hk * dk + hv * dv}, entry::Values(p));
+  c.Output("q_out", p.DType("out"), {t, hk, dk});
+  c.Output("k_out", p.DType("out"), {t, hk, dk});
+  c.Output("v_out", p.DType("out"), {t, hv, dv});
+  gdn_gate::BuildGate(c, t, hv);
+}
+
+void Run(const vt::ExecContext& ctx, const Workspace& ws) {
+  vt::GdnPostConv(ctx, ws["q_out"], ws["k_out"], ws["v_out"], ws["g_out"], ws["beta_out"], ws["conv"], ws["a"],
+                  ws["b"], ws["a_log"], ws["dt_bias"], {ws.params().F32("eps")});
+}
+
+template <class S>
+entry::Outs<S> Eval(const Case& c) {
+  const TensorData& q = c.Get("q_out");
+  const TensorData& v = c.Get("v_out");
+  auto r = oracle::GdnPostConv<S>(q.shape[0], q.shape[1], q.shape[2], v.shape[1], v.shape[2], c.Get("conv").Values(),
+                                  c.Get("a").Values(), c.Get("b").Values(), c.Get("a_log").Values(),
+                                  c.Get("dt_bias").Values(), c.params.F32("eps"));
+  return {{"q_out", r.q}, {"k_out", r.k}, {"v_out", r.v}, {"g_out", r.gate.g}, {"beta_out", r.gate.beta}};
+}
+
+std::vector<OutputSpec> Outputs(const Case&) {
+  std::vector<OutputSpec> v = {
+      {"q_out", Bound("l2 norm per head: f32 sum of squares over Dk, +eps, sqrt, reciprocal, one product "
+                      "(running error bound of each step), then the store to q_out's dtype")},
+      {"k_out", Bound("as q_out")},
+      {"v_out", Exact("a move: widened to f32 (exact), stored to v_out's dtype (round to nearest even)")}};
+  for (OutputSpec& o : gdn_gate::GateOutputs()) v.push_back(o);
+  return v;
+}
+
+Case Part(const std::string& op, const Params& p) {
+  Case d;
+  d.params = p;
+  d.params.op = op;
+  return d;
+}
+
+// gdn_conv_split (outputs in `dtype`) of the case's conv, run now.
+Case Split(const Case& c, vt::DType dtype, const vt::ExecContext& ctx) {
+  Case s = Part("gdn_conv_split", c.params);
+  s.tensors.push_back(CopyTensor(c.Get("conv"), "conv", Role::kInput));
+  for (const char* name : {"q_out", "k_out", "v_out"}) {
+    const TensorData& o = c.Get(name);
+    s.tensors.push_back(TensorFromValues(name, dtype, o.shape, Role::kOutput,
+                                         std::vector<double>(static_cast<std::size_t>(o.Numel()), NAN)));
+  }
+  return Execute(*FindOp("gdn_conv_split"), s, ctx).after;
+}
+
+// The composition the fused op is bit-identical to (op-contracts 3.4):
+// gdn_conv_split (to f32: exact for f32/bf16 conv) -> l2_norm(q), l2_norm(k)
+// (to q_out's dtype) -> gdn_g_beta; v from gdn_conv_split in v_out's dtype.
+Claim Composition() {
+  Claim claim;
+  claim.name = "split_l2norm_gate";
+  claim.statement = "gdn_post_conv == gdn_conv_split + l2_norm(q) + l2_norm(k) + gdn_g_beta";
+  claim.check = [](const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
+    const Execution fused = Execute(op, c, ctx);
+    if (!fused.guard_error.empty()) return ClaimOutcome::Violated(fused.guard_error);
+    const Case split = Split(c, vt::DType::kF32, ctx);
+    const Case split_v = Split(c, c.Get("v_out").dtype, ctx);
+    std::string d = DiffBytes(fused.after.Get("v_out"), split_v.Get("v_out"), true);
+    if (!d.empty()) return ClaimOutcome::Violated("v_out vs gdn_conv_split: " + d);
+    for (const char* name : {"q_out", "k_out"}) {
+      Case n = Part("l2_norm", c.params);
+      n.params.Set("rank", 3);
+      n.tensors.push_back(CopyTensor(split.Get(name), "x", Role::kInput));
+      const TensorData& o = c.Get(name);
+      n.tensors.push_back(TensorFromValues("out", o.dtype, o.shape, Role::kOutput,
+                                           std::vector<double>(static_cast<std::size_t>(o.Numel()), NAN)));
+      const Execution r = Execute(*FindOp("l2_norm"), n, ctx);
+      d = DiffBytes(fused.after.Get(name), r.after.Get("out"), true);
+      if (!d.empty()) return ClaimOutcome::Violated(std::string(name) + " vs l2_norm: " + d);
+    }
+    Case g = Part("gdn_g_beta", c.params);
+    for (const char* name : {"a", "b", "a_log", "dt_bias"}) g.tensors.push_back(CopyTensor(c.Get(name), name, Role::kInput));
+    for (const char* name : {"g_out", "beta_out"}) g.tensors.push_back(CopyTensor(c.Get(name), name, Role::kOutput));
+    const Execution r = Execute(*FindOp("gdn_g_beta"), g, ctx);
+    for (const char* name : {"g_out", "beta_out"}) {
+      d = DiffBytes(fused.after.Get(name), r.after.Get(name), true);
+      if (!d.empty()) return ClaimOutcome::Violated(std::string(name) + " vs gdn_g_beta: " + d);
+    }
+    return ClaimOutcome::Holds();
+  };
+  return claim;
+}
+
+}  // namespace
+
+OpSpec Spec_gdn_post_conv() {
+  OpSpec s;
+  s.name = "gdn_post_conv";
+  s.family = "gdn";
+  s.dtypes = "cpu: conv f32/bf16 [T,2*Hk*Dk+Hv*Dv]; q_out/k_out [T,Hk,Dk], v_out [T,Hv,Dv] one dtype of f32/bf16; "
+             "gate operands as gdn_g_beta";
+  s.gen = Gen;
+  s.build = Build;
+  s.run = Run;
+  s.oracle = entry::Bounds(Eval<entry::Bounded>);
+  s.oracle_f32 = entry::F32(Eval<float>);
+  s.outputs = Outputs;
+  std::vector<OperandRule> ops = {entry::Operand("conv", entry::kF32BF16, entry::kContiguous, {2}),
+                                  entry::Written("q_out", entry::kF32BF16, entry::kContiguous, {3}),
+                                  entry::Written("k_out", entry::kF32BF16, entry::kContiguous, {3}),
+                                  entry::Written("v_out", entry::kF32BF16, entry::kContiguous, {3})};
+  for (OperandRule& r : gdn_gate::GateOperands()) ops.push_back(r);
+  s.contract = {ops, {entry::PositiveFinite("eps")}};
+  s.values.specials = {{"a"}, {"b"}};
+  s.values.edges = gdn_gate::GateEdges;
+  s.errors = gdn_gate::GateShapeErrors();
+  for (ErrorCase e : std::vector<ErrorCase>{
+           mut::Dim("conv", 1, 1), mut::Dim("conv", 1, -1), mut::Dim("q_out", 0, 1), mut::Dim("k_out", 1, 1),
+           mut::Dim("k_out", 2, -1), mut::Dim("v_out", 0, 1), mut::Dim("g_out", 0, 1), mut::Dim("g_out", 1, 1),
+           mut::DType("k_out", vt::DType::kBF16), mut::DType("k_out", vt::DType::kF32),
+           mut::DType("v_out", vt::DType::kBF16), mut::DType("v_out", vt::DType::kF32),
+           {"conv_no_rows",
+            [](Case& c) {
+              for (const char* n : {"conv", "q_out", "k_out", "v_out", "g_out", "beta_out", "a", "b"}) {
+                c.Get(n).shape[0] = 0;
+                c.Get(n).SetContiguous();
+              }
+              return true;
+            },
+            "T > 0"},
+           {"no_key_channels",
+            [](Case& c) {
+              for (const char* n : {"q_out", "k_out"}) {
+                c.Get(n).shape[2] = 0;
+                c.Get(n).SetContiguous();
+              }
+              return true;
+            },
+            "Dk|q_out"},
+           {"no_value_heads",
+            [](Case& c) {
+              c.Get("v_out").shape[1] = 0;
+              c.Get("v_out").SetContiguous();
+              return true;
+            },
+            "Hv|v_out"}}) {
+    s.errors.push_back(std::move(e));
+  }
+  s.claims = {RowSlice({"conv", "q_out", "k_out", "v_out", "a", "b", "g_out", "beta_out"}), Composition()};
+  return s;
+}
+
+}  // namespace vt::conform
