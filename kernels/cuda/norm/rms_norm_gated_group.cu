@@ -1,8 +1,9 @@
 // rms_norm_gated_group CUDA kernel (Mamba2 gated group norm):
 //   v = x * silu(gate) in f32
 //   no weight:   out = round_through(x.dtype, v)               (flat, elementwise)
-//   with weight: one block per (row, group) segment: inv from a block
-//                reduction of v^2 over the group (mean),
+//   with weight: one block per (row, group) segment (one thread per segment
+//                below 32 columns): inv from a reduction of v^2 over the
+//                group (mean),
 //                out = w * round_through(x.dtype, v * inv)
 // v is recomputed in the second pass: the same f32 operations give the same bits.
 #include "cuda/core/access.cuh"
@@ -41,6 +42,29 @@ __global__ void GatedGroupNormKernel(DevPtr out, DevPtr x, DevPtr gate, DevPtr w
   }
 }
 
+// Groups narrower than a warp: one thread per segment, sequential over its
+// few columns (still a double sum rounded once, like the block path). A block
+// per tiny segment would spend its time in barriers.
+__global__ void GatedGroupSmallKernel(DevPtr out, DevPtr x, DevPtr gate, DevPtr w, int64_t segments,
+                                      int64_t n_groups, int64_t group, float eps) {
+  for (int64_t s = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; s < segments;
+       s += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const int64_t col0 = (s % n_groups) * group, base = s * group;
+    double acc = 0.0;
+    for (int64_t j = 0; j < group; ++j) {
+      const float v = GatedV(x, gate, base + j);
+      const float sq = v * v;
+      acc += static_cast<double>(sq);
+    }
+    const float sumsq = static_cast<float>(acc);
+    const float inv = 1.0f / SqrtF(sumsq / static_cast<float>(group) + eps);
+    for (int64_t j = 0; j < group; ++j) {
+      const float normed = RoundThrough(x.dt, GatedV(x, gate, base + j) * inv);
+      Store(out, base + j, Load(w, col0 + j) * normed);
+    }
+  }
+}
+
 void RmsNormGatedGroupCuda(const ExecContext&, const Tensor& out, const Tensor& x, const Tensor& gate,
                            const Tensor* w, const RmsNormGatedGroupArgs& args) {
   const int64_t n = x.Numel();
@@ -53,6 +77,12 @@ void RmsNormGatedGroupCuda(const ExecContext&, const Tensor& out, const Tensor& 
   const int64_t hidden = x.shape[x.rank - 1];
   const int64_t group = hidden / args.n_groups;
   const int64_t segments = n / group;
+  if (group < 32) {
+    VT_LAUNCH(GatedGroupSmallKernel, FlatGrid(segments), 256, 0)
+    (Dev(out), Dev(x), Dev(gate), Dev(w), segments, static_cast<int64_t>(args.n_groups), group, args.eps);
+    CheckLaunch("rms_norm_gated_group");
+    return;
+  }
   VT_LAUNCH(GatedGroupNormKernel, RowGrid(segments), RowThreads(group), 0)
   (Dev(out), Dev(x), Dev(gate), Dev(w), segments, static_cast<int64_t>(args.n_groups), group, args.eps);
   CheckLaunch("rms_norm_gated_group");
