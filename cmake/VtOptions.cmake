@@ -6,7 +6,12 @@
 # oracles and the harness's interval arithmetic all see IEEE operations as
 # written. vt_strict_fp() re-states it on kernel/oracle targets so a target
 # moved out of this tree keeps it.
-add_compile_options(-Wall -Wextra -ffp-contract=off -fno-fast-math)
+add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-Wall> $<$<COMPILE_LANGUAGE:CXX>:-Wextra>
+                    $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off> $<$<COMPILE_LANGUAGE:CXX>:-fno-fast-math>)
+# nvcc (kernels/cuda): the same rule for device code - --fmad=false keeps every
+# multiply and add a separate IEEE operation, as in the CPU kernels - and for
+# the host code nvcc hands to g++.
+add_compile_options($<$<COMPILE_LANGUAGE:CUDA>:--fmad=false> $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-ffp-contract=off>)
 
 option(VT_SANITIZE_THREAD "Build with ThreadSanitizer" OFF)
 option(VT_SANITIZE_ADDRESS "Build with AddressSanitizer + UBSan" OFF)
@@ -22,5 +27,5 @@ if(VT_SANITIZE_ADDRESS)
 endif()
 
 function(vt_strict_fp target)
-  target_compile_options(${target} PRIVATE -ffp-contract=off -fno-fast-math)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off> $<$<COMPILE_LANGUAGE:CXX>:-fno-fast-math>)
 endfunction()

@@ -11,6 +11,7 @@ packages=(
   libcli11-dev                        # command lines of vt-conform, vt-golden, vt-fuzz
   libbenchmark-dev                    # Google Benchmark (speed targets)
   libtorch-dev                        # libtorch: the second, independent reference (torch mode)
+  libboost-context-dev                # fibers of the cuda-emu SIMT emulation (kernels/cuda/emu)
 )
 
 missing=()

@@ -40,7 +40,16 @@ Case BuildCase(const OpSpec& op, const Params& p) {
 
 Execution Execute(const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
   Workspace ws(c);
-  op.run(ctx, ws);
+  if (ctx.backend != vt::Backend::kCPU) {
+    // Device backends: the same workspace, copied in, run there, copied out.
+    const std::string why = vt::BackendUnavailable(ctx.backend);
+    if (!why.empty()) throw std::runtime_error(std::string(vt::Name(ctx.backend)) + ": " + why);
+    ws.ToDevice(*vt::FindDeviceApi(ctx.backend));
+    op.run(ctx, ws);
+    ws.ToHost();
+  } else {
+    op.run(ctx, ws);
+  }
   Execution e;
   e.guard_error = ws.CheckGuards();
   if (e.guard_error.empty()) e.guard_error = ws.CheckGaps();

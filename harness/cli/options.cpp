@@ -202,9 +202,14 @@ ConformOptions ParseConformOptions(int argc, const char* const* argv, const Voca
   app.add_option("--shard", shard, "run every N-th case starting at I, 0 <= I < N (default 0/1)")->type_name("I/N");
   app.add_flag("--no-isolate", o.no_isolate, "run negative cases in-process, no fork (default off)");
   app.add_flag("--quiet", o.quiet, "no progress lines (default off)");
+  app.add_option("--backend", o.backend, "cuda mode: cuda-emu (the host emulation) or cuda (a device) (default cuda-emu)")
+      ->type_name("NAME");
   if (!Run(app, argc, argv, o.help_text)) {
     o.help = true;
     return o;
+  }
+  if (o.backend != "cuda" && o.backend != "cuda-emu") {
+    throw UsageError("--backend: expected cuda or cuda-emu, got '" + OneLine(o.backend) + "'");
   }
   o.ops = NameList("--op", ops, voc.ops);
   o.modes = NameList("--mode", modes, voc.modes);

@@ -45,6 +45,7 @@ struct ConformOptions {
   std::vector<std::string> golden_dirs;  // empty = the default captures
   std::string report_dir;
   int shard_index = 0, shard_count = 1;
+  std::string backend = "cuda-emu";  // cuda mode: cuda-emu or cuda
 };
 
 struct GoldenOptions {

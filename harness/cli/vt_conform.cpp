@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
   cfg.seed = o.seed;
   cfg.threads = o.threads;
   cfg.isolate = !o.no_isolate;
+  cfg.cuda_backend = o.backend == "cuda" ? vt::Backend::kCUDA : vt::Backend::kCudaEmu;
   cfg.golden_dirs = o.golden_dirs;
   for (const std::string& g : cfg.golden_dirs) {
     // Refused now: the golden mode would find out only while enumerating cases.

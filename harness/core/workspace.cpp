@@ -41,6 +41,54 @@ Workspace::Workspace(const Case& c) : params_(c.params) {
   initial_ = buffers_;
 }
 
+Workspace::~Workspace() {
+  if (device_ == nullptr) return;
+  for (void* p : device_buffers_) device_->release(p);
+}
+
+void Workspace::ToDevice(const vt::DeviceApi& api) {
+  if (device_ != nullptr) throw std::logic_error("workspace is already on a device");
+  device_ = &api;
+  for (const std::vector<uint8_t>& b : buffers_) {
+    device_buffers_.push_back(api.alloc(b.size()));
+    api.to_device(device_buffers_.back(), b.data(), b.size());
+  }
+  for (Slot& s : slots_) {
+    s.view.device.type = s.spec.device == vt::DeviceType::kCPU ? vt::DeviceType::kCUDA : vt::DeviceType::kCPU;
+    if (s.view.data == nullptr) continue;
+    const auto* p = static_cast<const uint8_t*>(s.view.data);
+    for (std::size_t b = 0; b < buffers_.size(); ++b) {
+      const uint8_t* lo = buffers_[b].data();
+      if (p >= lo && p <= lo + buffers_[b].size()) {
+        s.view.data = static_cast<uint8_t*>(device_buffers_[b]) + (p - lo);
+        break;
+      }
+    }
+  }
+}
+
+void Workspace::ToHost() {
+  if (device_ == nullptr) return;
+  for (std::size_t b = 0; b < buffers_.size(); ++b) {
+    device_->to_host(buffers_[b].data(), device_buffers_[b], buffers_[b].size());
+    device_->release(device_buffers_[b]);
+  }
+  device_buffers_.clear();
+  device_ = nullptr;
+  // The views point at released memory now: rebind them to the host copies.
+  for (Slot& s : slots_) {
+    if (s.view.data == nullptr) continue;
+    uint8_t* data = buffers_[s.buffer].data() + s.offset;
+    if (!s.spec.alias_of.empty()) {
+      const Slot* target = FindSlot(s.spec.alias_of);
+      data = buffers_[target->buffer].data() + target->offset +
+             s.spec.alias_offset * static_cast<int64_t>(vt::SizeOf(target->spec.dtype));
+    }
+    s.view.data = data;
+    s.view.device.type = s.spec.device;
+  }
+}
+
 // One allocation per tensor: guard | [lead] | storage | guard. "offset" leads
 // with 1..3 elements (derived from the position) that are guard bytes too.
 void Workspace::PlaceSeparate(const std::string& layout) {

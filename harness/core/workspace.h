@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "harness/core/case.h"
+#include "vt/device.h"
 #include "vt/tensor.h"
 
 namespace vt::conform {
@@ -34,6 +35,7 @@ class Workspace {
   static constexpr uint8_t kGuardByte = 0xA5;
 
   explicit Workspace(const Case& c);
+  ~Workspace();
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
 
@@ -54,6 +56,16 @@ class Workspace {
   std::string CheckUnchanged() const;
   // The case with every tensor's storage replaced by its bytes now.
   Case Snapshot() const;
+
+  // Device backends (cuda, cuda-emu): copy every allocation - guard bytes,
+  // NaN-filled gaps and leads included - into the backend's memory and bind
+  // the views there, on DeviceType::kCUDA (a tensor the case puts on the
+  // other device, TensorData::device == kCUDA, goes to kCPU: the
+  // wrong-device refusal). ToHost copies every allocation back and releases
+  // the device copies, so the guard / gap / snapshot checks read what the
+  // kernel left, exactly as for a CPU run.
+  void ToDevice(const vt::DeviceApi& api);
+  void ToHost();
 
  private:
   struct Slot {
@@ -77,6 +89,8 @@ class Workspace {
   std::vector<std::vector<uint8_t>> buffers_;
   std::vector<std::vector<uint8_t>> initial_;
   std::vector<Guard> guards_;
+  const vt::DeviceApi* device_ = nullptr;
+  std::vector<void*> device_buffers_;
 };
 
 }  // namespace vt::conform

@@ -10,6 +10,7 @@ std::unique_ptr<Mode> MakeThreadsMode();
 std::unique_ptr<Mode> MakeEquivalenceMode();
 std::unique_ptr<Mode> MakeNegativeMode();
 std::unique_ptr<Mode> MakeGoldenMode();
+std::unique_ptr<Mode> MakeCudaMode();
 
 const std::vector<std::unique_ptr<Mode>>& AllModes() {
   static const std::vector<std::unique_ptr<Mode>> kModes = [] {
@@ -19,6 +20,7 @@ const std::vector<std::unique_ptr<Mode>>& AllModes() {
     v.push_back(MakeEquivalenceMode());
     v.push_back(MakeNegativeMode());
     v.push_back(MakeGoldenMode());
+    v.push_back(MakeCudaMode());
     return v;
   }();
   return kModes;
@@ -44,6 +46,7 @@ int DrawCount(std::string_view mode, Tier tier) {
   if (mode == "threads") return std::vector<int>{2, 24, 120}[t];
   if (mode == "equivalence") return std::vector<int>{2, 12, 60}[t];
   if (mode == "negative") return std::vector<int>{1, 3, 8}[t];
+  if (mode == "cuda") return std::vector<int>{2, 16, 64}[t];
   return std::vector<int>{4, 64, 400}[t];
 }
 

@@ -23,6 +23,9 @@ struct RunConfig {
   int threads = 0;               // oracle/equivalence runs: 0 = process default
   std::vector<std::string> golden_dirs;  // golden mode: folders to search for cases
   bool isolate = true;           // negative mode: run each case in a forked child
+  // cuda mode: the backend its cases run on (kCudaEmu: the host emulation;
+  // kCUDA: a device, SKIPPED(no device) without one).
+  vt::Backend cuda_backend = vt::Backend::kCudaEmu;
 };
 
 struct CaseRef {

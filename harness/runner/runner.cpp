@@ -96,6 +96,7 @@ std::string ReproCommand(const CaseResult& r, const RunConfig& cfg) {
   std::string cmd = "vt-conform --op " + r.op + " --mode " + r.mode + " --tier " +
                     std::string(Name(cfg.tier)) + " --case " + Quote(r.id);
   if (cfg.threads > 0) cmd += " --threads " + std::to_string(cfg.threads);
+  if (r.mode == "cuda") cmd += " --backend " + std::string(vt::Name(cfg.cuda_backend));
   for (const auto& d : cfg.golden_dirs) cmd += " --golden " + Quote(d);
   return cmd;
 }

@@ -6,7 +6,14 @@
 
 namespace vt {
 
-std::string_view Name(Backend b) { return b == Backend::kCPU ? "cpu" : "cuda"; }
+std::string_view Name(Backend b) {
+  switch (b) {
+    case Backend::kCPU: return "cpu";
+    case Backend::kCUDA: return "cuda";
+    case Backend::kCudaEmu: return "cuda-emu";
+  }
+  return "?";
+}
 
 int DefaultThreads() {
   static const int kDefault = [] {

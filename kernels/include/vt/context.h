@@ -8,8 +8,11 @@
 
 namespace vt {
 
-enum class Backend : uint8_t { kCPU, kCUDA };
-inline constexpr int kNumBackends = 2;
+// kCUDA: the CUDA kernels on a device (nvcc build). kCudaEmu: the same CUDA
+// kernel source compiled for the host and run by the SIMT emulation
+// (kernels/cuda/emu); its operands are host memory marked DeviceType::kCUDA.
+enum class Backend : uint8_t { kCPU, kCUDA, kCudaEmu };
+inline constexpr int kNumBackends = 3;
 std::string_view Name(Backend b);
 
 // Most CPU threads one call may use.

@@ -1,0 +1,233 @@
+// cuda mode: the op's CUDA kernel (backend cuda on a device, or cuda-emu: the
+// same .cu source on the host under the SIMT emulation; RunConfig::
+// cuda_backend) on the op's generated tier cases, through the same workspace
+// as a CPU run (guard bytes, NaN-filled gaps, in-place operands) copied to the
+// backend's memory and back. Per case:
+//   - guards / gaps intact, inputs unchanged;
+//   - every output within its catalog tolerance of the Bounded oracle (the
+//     CPU rule: the CUDA kernels are built to meet it, docs/cuda.md);
+//   - vs the CPU kernel: outputs under an exact rule byte-identical (NaN
+//     payloads aside), the largest difference of the others recorded;
+//   - run-to-run: the case again (cuda-emu: under another thread order) must
+//     give identical bytes in every operand - every CUDA kernel here claims
+//     determinism (fixed reduction trees, no atomics).
+// One more case per op hands one operand over on the wrong device: the
+// shared validation must refuse it before any byte changes.
+// The f32_definition byte check of the oracle mode is not applied: it fixes
+// the CPU's sequential order, which a block reduction does not follow.
+#include <algorithm>
+#include <cmath>
+
+#include "harness/catalog/claims.h"
+#include "harness/modes/mode.h"
+#include "vt/device.h"
+#include "vt/error.h"
+#include "vt/registry.h"
+
+namespace vt::conform {
+namespace {
+
+constexpr const char* kWrongDevice = "wrong_device";
+constexpr uint64_t kSecondOrder = 0x0D1FFE2E17ull;  // the determinism run's schedule seed salt
+
+bool Written(const TensorData& t) { return t.role != Role::kInput; }
+
+class CudaMode : public Mode {
+ public:
+  std::string_view name() const override { return "cuda"; }
+  bool Covers(const OpSpec& op) const override {
+    return op.run != nullptr && op.oracle != nullptr && op.outputs != nullptr &&
+           (vt::HasKernel(op.name, vt::Backend::kCudaEmu) || vt::HasKernel(op.name, vt::Backend::kCUDA));
+  }
+
+  std::vector<CaseRef> Enumerate(const OpSpec& op, const RunConfig& cfg) const override {
+    const std::string why = vt::BackendUnavailable(cfg.cuda_backend);
+    if (!why.empty()) {
+      CaseRef r{op.name + "(backend=" + std::string(vt::Name(cfg.cuda_backend)) + ")", Params(op.name), "",
+                "no device: " + why};
+      return {r};
+    }
+    if (!vt::HasKernel(op.name, cfg.cuda_backend)) {
+      return {CaseRef{op.name + "(backend=" + std::string(vt::Name(cfg.cuda_backend)) + ")", Params(op.name), "",
+                      "no kernel registered for backend " + std::string(vt::Name(cfg.cuda_backend))}};
+    }
+    std::vector<CaseRef> refs = TierRefs(op, cfg, name());
+    if (!refs.empty()) {
+      CaseRef wrong = refs.front();
+      wrong.id += std::string("!") + kWrongDevice;
+      wrong.variant = kWrongDevice;
+      refs.push_back(wrong);
+    }
+    return refs;
+  }
+
+  CaseRef Parse(const OpSpec& op, const std::string& id) const override {
+    const std::string suffix = std::string("!") + kWrongDevice;
+    if (id.size() > suffix.size() && id.compare(id.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      CaseRef r = Mode::Parse(op, id.substr(0, id.size() - suffix.size()));
+      r.id = id;
+      r.variant = kWrongDevice;
+      return r;
+    }
+    return Mode::Parse(op, id);
+  }
+
+  CaseResult Check(const OpSpec& op, const CaseRef& ref, const RunConfig& cfg) const override {
+    CaseResult r = StartResult(op, name(), ref, cfg);
+    if (!ref.note.empty()) {
+      r.status = Outcome::kSkipped;
+      r.reason = ref.note;
+      return r;
+    }
+    const vt::ExecContext ctx{cfg.cuda_backend, 1, false};
+    const Case c = MakeCase(op, ref.params);
+    if (ref.variant == kWrongDevice) return WrongDevice(op, c, ctx, r);
+    Execution run;
+    try {
+      vt::SetEmuScheduleSeed(ref.params.seed);
+      run = Execute(op, c, ctx);
+    } catch (const std::exception& e) {
+      r.status = Outcome::kFailedError;
+      r.reason = std::string("refused or failed on a valid case: ") + e.what();
+      return r;
+    }
+    if (!run.guard_error.empty()) return Fail(r, Outcome::kFailedError, "wrote outside its operands: " + run.guard_error);
+    for (const TensorData& t : c.tensors) {
+      if (t.role != Role::kInput) continue;
+      const std::string d = DiffBytes(t, run.after.Get(t.name));
+      if (!d.empty()) return Fail(r, Outcome::kFailedError, "modified its input " + t.name + ": " + d);
+    }
+    if (!CheckOracle(op, c, run, r)) return r;
+    if (!CheckVsCpu(op, c, run, r)) return r;
+    // Determinism: the same case again, under another thread order (cuda-emu).
+    try {
+      vt::SetEmuScheduleSeed(ref.params.seed ^ kSecondOrder);
+      const Execution again = Execute(op, c, ctx);
+      for (const TensorData& t : again.after.tensors) {
+        if (!Written(t)) continue;
+        if (t.storage != run.after.Get(t.name).storage) {
+          const std::string d = DiffBytes(t, run.after.Get(t.name));
+          return Fail(r, Outcome::kFailedIncorrect,
+                      "run-to-run: " + t.name + " differs between two runs of the same case" +
+                          (d.empty() ? " (in a gap)" : ": " + d));
+        }
+      }
+    } catch (const std::exception& e) {
+      return Fail(r, Outcome::kFailedError, std::string("second run failed: ") + e.what());
+    }
+    r.tolerance += "; vs cpu: exact outputs byte-identical; run-to-run: byte-identical";
+    return r;
+  }
+
+ private:
+  static CaseResult& Fail(CaseResult& r, Outcome o, std::string why) {
+    r.status = o;
+    r.reason = std::move(why);
+    return r;
+  }
+
+  // Every output within its catalog tolerance of the Bounded oracle.
+  static bool CheckOracle(const OpSpec& op, const Case& c, const Execution& run, CaseResult& r) {
+    OracleResult want = op.oracle(c);
+    if (op.oracle_f32) {
+      for (auto& [tensor, values] : op.oracle_f32(c)) {
+        if (want.count(tensor) != 0) want[tensor].f32 = std::move(values);
+      }
+    }
+    double headroom = 0.0;
+    std::string mistrust;
+    for (const OutputSpec& os : op.outputs(c)) {
+      const double zero_fraction = os.zeros_are_data ? kZerosAreData : op.max_zero_fraction;
+      const OutputCheck chk = CheckOutput(run.after.Get(os.tensor), want.at(os.tensor), os.tol, zero_fraction);
+      headroom = std::max(headroom, chk.m.headroom);
+      r.tolerance += (r.tolerance.empty() ? "" : "; ") + os.tensor + ": " + os.tol.Describe() + " (" + os.tol.reason + ")";
+      r.metrics[os.tensor] = {{"n", chk.m.n},          {"bad", chk.m.bad},         {"bytes_equal", chk.m.bytes_equal},
+                              {"max_abs", chk.m.max_abs}, {"max_ulp", chk.m.max_ulp}, {"headroom", chk.m.headroom}};
+      if (chk.m.bad > 0) {
+        r.detail += FormatCheck(chk);
+        Fail(r, Outcome::kFailedIncorrect,
+             os.tensor + ": " + std::to_string(chk.m.bad) + " of " + std::to_string(chk.m.n) + " elements outside " +
+                 os.tol.Describe());
+        return false;
+      }
+      if (!chk.mistrust.empty() && mistrust.empty()) mistrust = os.tensor + ": " + chk.mistrust;
+    }
+    r.headroom = headroom;
+    if (!mistrust.empty()) {
+      Fail(r, Outcome::kMistrusted, mistrust);
+      return false;
+    }
+    return true;
+  }
+
+  // CUDA vs the CPU kernel on the same case.
+  static bool CheckVsCpu(const OpSpec& op, const Case& c, const Execution& run, CaseResult& r) {
+    Execution cpu;
+    try {
+      cpu = Execute(op, c, vt::ExecContext{vt::Backend::kCPU, 1, false});
+    } catch (const std::exception& e) {
+      Fail(r, Outcome::kFailedError, std::string("the CPU kernel failed on the case: ") + e.what());
+      return false;
+    }
+    for (const OutputSpec& os : op.outputs(c)) {
+      const TensorData& got = run.after.Get(os.tensor);
+      const TensorData& base = cpu.after.Get(os.tensor);
+      if (os.tol.kind == Tolerance::Kind::kExact) {
+        const std::string d = DiffBytes(got, base, /*any_nan=*/true);
+        if (!d.empty()) {
+          Fail(r, Outcome::kFailedIncorrect, "vs cpu: " + os.tensor + " (an exact output) differs: " + d);
+          return false;
+        }
+        continue;
+      }
+      const std::vector<double> a = got.Values(), b = base.Values();
+      double max_abs = 0.0;
+      for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+        if (std::isfinite(a[i]) && std::isfinite(b[i])) max_abs = std::max(max_abs, std::fabs(a[i] - b[i]));
+      }
+      r.metrics[os.tensor]["max_abs_vs_cpu"] = max_abs;
+    }
+    return true;
+  }
+
+  // One operand on the host while the others are on the device: refused by
+  // the shared validation, nothing written.
+  static CaseResult WrongDevice(const OpSpec& op, const Case& c, const vt::ExecContext& ctx, CaseResult& r) {
+    Case moved = c;
+    TensorData* victim = nullptr;
+    for (TensorData& t : moved.tensors) {
+      if (!t.null_data) {
+        victim = &t;
+        break;
+      }
+    }
+    if (victim == nullptr) return Fail(r, Outcome::kSkipped, "the case has no operand to move");
+    victim->device = vt::DeviceType::kCUDA;  // the "other" device: Workspace::ToDevice leaves it on the host
+    Workspace ws(moved);
+    ws.ToDevice(*vt::FindDeviceApi(ctx.backend));
+    std::string refusal;
+    try {
+      op.run(ctx, ws);
+    } catch (const vt::Error& e) {
+      refusal = e.what();
+    } catch (const std::exception& e) {
+      ws.ToHost();
+      return Fail(r, Outcome::kFailedError, std::string("failed with a non-vt error: ") + e.what());
+    }
+    ws.ToHost();
+    if (refusal.empty()) return Fail(r, Outcome::kFailedIncorrect, victim->name + " on the host was accepted");
+    if (refusal.find("device") == std::string::npos) {
+      return Fail(r, Outcome::kFailedIncorrect, "refused, but not for the device: " + refusal);
+    }
+    const std::string changed = ws.CheckUnchanged();
+    if (!changed.empty()) return Fail(r, Outcome::kFailedError, "refused after writing: " + changed);
+    r.tolerance = "refused before any write: " + refusal;
+    return r;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Mode> MakeCudaMode() { return std::make_unique<CudaMode>(); }
+
+}  // namespace vt::conform

@@ -1,0 +1,45 @@
+// rms_norm_gated CUDA kernel: one block per flat row; inv from a block
+// reduction of the row's squares (mean), then ((x * inv) * w) * act(gate).
+#include "cuda/core/reduce.cuh"
+#include "cuda/norm/gated_rows.cuh"
+
+namespace vt::VT_CUDA_NS {
+namespace {
+
+__global__ void RmsNormGatedKernel(DevPtr out, DevPtr x, GateView gate, DevPtr w, int64_t rows, int64_t d,
+                                   float eps, bool sigmoid_gate) {
+  __shared__ double scratch[33];
+  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    const int64_t base = row * d;
+    double acc = 0.0;
+    for (int64_t j = threadIdx.x; j < d; j += blockDim.x) {
+      const float v = Load(x, base + j);
+      const float sq = v * v;
+      acc += static_cast<double>(sq);
+    }
+    const float sumsq = static_cast<float>(BlockSum(acc, scratch));
+    const float inv = 1.0f / SqrtF(sumsq / static_cast<float>(d) + eps);
+    const int64_t gbase = GateRowBase(gate, row);
+    for (int64_t j = threadIdx.x; j < d; j += blockDim.x) {
+      Store(out, base + j, GatedValue(Load(x, base + j), inv, Load(w, j), Load(gate.p, gbase + j), sigmoid_gate));
+    }
+  }
+}
+
+void RmsNormGatedCuda(const ExecContext&, const Tensor& out, const Tensor& x, const Tensor& gate, const Tensor& w,
+                      const RmsNormGatedArgs& args) {
+  const int64_t d = x.shape[x.rank - 1];
+  const int64_t rows = x.Numel() / d;
+  if (rows == 0) return;
+  VT_LAUNCH(RmsNormGatedKernel, RowGrid(rows), RowThreads(d), 0)
+  (Dev(out), Dev(x), Gate(gate), Dev(w), rows, d, args.eps, args.sigmoid_gate);
+  CheckLaunch("rms_norm_gated");
+}
+
+}  // namespace
+
+void Register_rms_norm_gated() {
+  RegisterTyped<kernel::RmsNormGatedFn>("rms_norm_gated", VT_CUDA_BACKEND, &RmsNormGatedCuda);
+}
+
+}  // namespace vt::VT_CUDA_NS
