@@ -185,6 +185,7 @@ CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult 
       r.status = Outcome::kFailedIncorrect;
       r.reason = side.golden + ": " + side.failure;
     }
+  }
   if ((!g.atol || !g.rtol) && map.tol_if_absent) {
     // A capture recorded without 'tol' (a focused upstream test that states
     // its own agreement): the adapter's documented tolerance stands in.
