@@ -36,6 +36,11 @@ struct Mamba2ScanProblem {
   bool dt_softplus = false;
   double dt_min = 0.0, dt_max = 0.0;
   Fmt state_fmt = Fmt::kF32;
+  // A planted bug, for the claim that shows the tolerance rejects it (never
+  // set by the oracle mode): every chunk inside a sequence starts its decay
+  // cumsum from the previous chunk's total instead of 0, which scales the
+  // state entering the chunk by exp(previous total).
+  bool planted_cumsum_carry = false;
 };
 
 template <class S>
@@ -74,12 +79,18 @@ Mamba2ScanResult<S> Mamba2ChunkScanRecurrence(const Mamba2ScanProblem& q) {
       }
       held = h;
       const S a = In<S>(q.A[static_cast<size_t>(hd)]);
+      S chunk_total = S(0);  // planted_cumsum_carry only
       for (int64_t t = q.cu_seqlens[static_cast<size_t>(s)]; t < q.cu_seqlens[static_cast<size_t>(s + 1)]; ++t) {
         if (handover[static_cast<size_t>(t)]) {
+          if (q.planted_cumsum_carry) {
+            for (int64_t k = 0; k < PN; ++k) h[static_cast<size_t>(k)] = Exp(chunk_total) * h[static_cast<size_t>(k)];
+          }
           for (int64_t k = 0; k < PN; ++k) held[static_cast<size_t>(k)] = Store(q.state_fmt, h[static_cast<size_t>(k)]);
+          chunk_total = S(0);
         }
         const S d = Mamba2Dt<S>(q, q.dt[static_cast<size_t>(t * H + hd)], hd, true);
         const S decay = Exp(d * a);
+        chunk_total = chunk_total + d * a;
         for (int64_t p = 0; p < P; ++p) {
           const size_t xi = static_cast<size_t>((t * H + hd) * P + p);
           const S dx = d * In<S>(q.x[xi]);

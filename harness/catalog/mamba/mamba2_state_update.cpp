@@ -75,7 +75,7 @@ void Build(Case& c) {
   c.Input("C", act, {nb, G, N}, Fill::Normal(0.0, 1.0));
   if (p.Flag("D")) c.Input("D", vt::DType::kF32, {H}, Fill::Normal(0.0, 1.0));
   if (p.Flag("z")) c.Input("z", act, {nb, H, P}, Fill::Normal(0.0, 1.0));
-  if (p.Flag("dt_bias")) c.Input("dt_bias", vt::DType::kF32, {H}, Fill::Normal(0.0, 0.5));
+  if (p.Flag("dt_bias")) c.Input("dt_bias", vt::DType::kF32, {H}, mamba::BiasFill(p));
   if (indexed) mamba::SetInts(c.Input("state_indices", vt::DType::kI32, {nb}, Fill::Const(0)), Slots(p));
   c.Add("state", p.DType("state"), {S, H, P, N}, Role::kInPlace, Fill::Normal(0.0, 1.0));
   c.Output("out", p.DType("out"), {nb, H, P});

@@ -42,6 +42,10 @@ Fill AFill(const Params& p) {
   return Fill::Uniform(-4.0, -0.5);  // Mamba2's A = -exp(A_log), A_log ~ U(log 1, log 16)-ish
 }
 
+Fill BiasFill(const Params& p) {
+  return p.Flag("softplus") ? Fill::Normal(0.0, 0.5) : Fill::Uniform(0.0, 0.2);
+}
+
 vt::Mamba2Args Args(const Params& p) {
   vt::Mamba2Args a;
   if (p.Has("cs")) a.chunk_size = p.Int("cs");

@@ -22,6 +22,9 @@ std::vector<int64_t> Ints(const TensorData& t);
 // The value distribution knob "dist": normal | large_dt | small_a | overflow.
 Fill DtFill(const Params& p);
 Fill AFill(const Params& p);
+// dt_bias: centred for softplus; without it, small and >= 0 (a negative dt
+// would be clamped to 0 by dt_min >= 0: a head with no input at all).
+Fill BiasFill(const Params& p);
 
 // Mamba2Args from the knobs cs (chunk size), softplus, dt_min, dt_max
 // (absent: +inf) and tp (absent: 1).
