@@ -266,7 +266,7 @@ OpSpec Spec_causal_conv1d_fwd() {
   s.values.specials = {{"x"}, {"weight"}, {"conv_state"}};
   s.errors = {mut::Dim("weight", 0, 1), mut::Dim("bias", 0, 1), mut::Dim("out", 0, 1), mut::Dim("out", 1, 1),
               mut::Dim("conv_state", 1, 1), mut::Dim("conv_state", 2, 1), mut::Dim("query_start_loc", 0, 1),
-              mut::Dim("has_initial_state", 0, 1), conv::ZeroWidth(),
+              mut::Dim("has_initial_state", 0, 1), conv::ZeroWidth(), conv::NarrowState(),
               conv::EditInts("qsl_last_past_T", "query_start_loc", "query_start_loc",
                              [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
               conv::EditInts("qsl_first_not_0", "query_start_loc", "query_start_loc",

@@ -106,6 +106,71 @@ Case AsUpdate(const Case& c) {
   return u;
 }
 
+// The speculative window read at accepted-1 is an ordinary K-1 tap state:
+// running causal_conv1d_update token by token from row[off .. off+K-2] gives
+// every live request's outputs bit for bit (step t updates the requests
+// longer than t; their windows are rows of a compact [R,C,K-1] state named
+// by conv_state_indices). NULL requests are the oracle's to check.
+ClaimOutcome WindowSteps(const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
+  const Execution a = Execute(op, c, ctx);
+  if (!a.guard_error.empty()) return ClaimOutcome::Violated(a.guard_error);
+  const OpSpec* upd = FindOp("causal_conv1d_update");
+  const auto cu = conv::Ints(c.Get("cu_seqlens")), slot = conv::Ints(c.Get("conv_state_indices"));
+  const auto acc = conv::Ints(c.Get("num_accepted_tokens"));
+  const TensorData& x = c.Get("x");
+  const TensorData& st = c.Get("conv_state");
+  const int64_t r = static_cast<int64_t>(slot.size()), ch = x.shape[1], k = c.Get("weight").shape[1], len = st.shape[2];
+  const auto sv = st.Values(), xv = x.Values();
+  std::vector<double> win(static_cast<std::size_t>(r * ch * (k - 1)), 0.0);
+  for (int64_t i = 0; i < r; ++i) {
+    if (slot[static_cast<std::size_t>(i)] < 0) continue;
+    for (int64_t cc = 0; cc < ch; ++cc) {
+      for (int64_t j = 0; j + 1 < k; ++j) {
+        win[static_cast<std::size_t>((i * ch + cc) * (k - 1) + j)] =
+            sv[static_cast<std::size_t>((slot[static_cast<std::size_t>(i)] * ch + cc) * len + acc[static_cast<std::size_t>(i)] - 1 + j)];
+      }
+    }
+  }
+  TensorData state = TensorFromValues("conv_state", vt::DType::kF32, {r, ch, k - 1}, Role::kInPlace, win);
+  const TensorData& out = a.after.Get("out");
+  auto got = out.Values();
+  int64_t longest = 0;
+  for (int64_t i = 0; i < r; ++i) longest = std::max(longest, cu[static_cast<std::size_t>(i) + 1] - cu[static_cast<std::size_t>(i)]);
+  for (int64_t t = 0; t < longest; ++t) {
+    std::vector<int64_t> rows;
+    std::vector<double> xs;
+    for (int64_t i = 0; i < r; ++i) {
+      const int64_t tok = cu[static_cast<std::size_t>(i)] + t;
+      if (slot[static_cast<std::size_t>(i)] < 0 || tok >= cu[static_cast<std::size_t>(i) + 1]) continue;
+      rows.push_back(i);
+      xs.insert(xs.end(), xv.begin() + tok * ch, xv.begin() + (tok + 1) * ch);
+    }
+    if (rows.empty()) continue;
+    const auto b = static_cast<int64_t>(rows.size());
+    Case u;
+    u.params = Params("causal_conv1d_update");
+    u.params.Set("silu", c.params.Int("silu"));
+    u.params.seed = c.params.seed;
+    TensorData o = TensorFromValues("out", out.dtype, {b, ch}, Role::kOutput, std::vector<double>(static_cast<std::size_t>(b * ch), 0.0));
+    std::fill(o.storage.begin(), o.storage.end(), 0xA5);
+    u.tensors = {TensorFromValues("x", x.dtype, {b, ch}, Role::kInput, xs), CopyTensor(c.Get("weight"), "weight", Role::kInput),
+                 state, TensorFromValues("conv_state_indices", vt::DType::kI32, {b}, Role::kInput,
+                                         std::vector<double>(rows.begin(), rows.end())),
+                 o};
+    if (c.Find("bias") != nullptr) u.tensors.push_back(CopyTensor(c.Get("bias"), "bias", Role::kInput));
+    const Execution e = Execute(*upd, u, ctx);
+    if (!e.guard_error.empty()) return ClaimOutcome::Violated("update step " + std::to_string(t) + ": " + e.guard_error);
+    state = CopyTensor(e.after.Get("conv_state"), "conv_state", Role::kInPlace);
+    const auto ov = e.after.Get("out").Values();
+    for (int64_t q = 0; q < b; ++q) {
+      const int64_t tok = cu[static_cast<std::size_t>(rows[static_cast<std::size_t>(q)])] + t;
+      std::copy(ov.begin() + q * ch, ov.begin() + (q + 1) * ch, got.begin() + tok * ch);
+    }
+  }
+  const std::string d = DiffBytes(out, TensorFromValues("out", out.dtype, out.shape, Role::kOutput, got), true);
+  return d.empty() ? ClaimOutcome::Holds() : ClaimOutcome::Violated("out vs update steps from the window: " + d);
+}
+
 // cu_seqlens ending past T, with x and out grown to match: only the length
 // rule (a request longer than max_query_len) is broken.
 bool TooLong(Case& c) {
@@ -197,7 +262,10 @@ OpSpec Spec_causal_conv1d_spec_update() {
                      "at max_query_len 1 (L = K-1, accepted 1) == causal_conv1d_update over the requests with a "
                      "token (out and state)",
                      [](const Params& p) { return p.Int("mql") == 1; }, "causal_conv1d_update", AsUpdate,
-                     {{"out", "out"}, {"conv_state", "conv_state"}})};
+                     {{"out", "out"}, {"conv_state", "conv_state"}}),
+              {"window_steps",
+               "out == causal_conv1d_update token by token from the window at num_accepted_tokens - 1 (live requests)",
+               nullptr, WindowSteps}};
   return s;
 }
 
