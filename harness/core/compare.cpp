@@ -26,8 +26,13 @@ Interval Accept(const Tolerance& tol, oracle::Fmt fmt, double v, double e, doubl
       return {v - a, v + a};
     }
     case Tolerance::Kind::kBaseline: {
+      // Rounded outward to the output format like a bound: a kernel value
+      // within a of v stores to a value within [R(v-a), R(v+a)], so a
+      // baseline measured before the output's own rounding stays sound for
+      // bf16/f16 outputs without widening to a whole ulp at the largest
+      // magnitude (for f32 the representable values admitted are unchanged).
       const double a = tol.c * baseline + tol.floor;
-      return {v - a, v + a};
+      return {oracle::RoundReal(fmt, v - a), oracle::RoundReal(fmt, v + a)};
     }
     case Tolerance::Kind::kGolden: {
       const double a = tol.atol + tol.rtol * std::fabs(v);
