@@ -30,6 +30,11 @@ Interval Accept(const Tolerance& tol, oracle::Fmt fmt, double v, double e, doubl
       // format for an output stored narrower); the output's own store rounds
       // its ends, as the bound rule's. Never stricter than the unrounded band
       // for a value held in fmt (rounding is monotone).
+      // Rounded outward to the output format like a bound: a kernel value
+      // within a of v stores to a value within [R(v-a), R(v+a)], so a
+      // baseline measured before the output's own rounding stays sound for
+      // bf16/f16 outputs without widening to a whole ulp at the largest
+      // magnitude (for f32 the representable values admitted are unchanged).
       const double a = tol.c * baseline + tol.floor;
       return {oracle::RoundReal(fmt, v - a), oracle::RoundReal(fmt, v + a)};
     }

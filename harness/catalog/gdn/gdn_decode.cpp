@@ -16,7 +16,7 @@ rc::Gen<Params> Gen(Tier tier) {
     Params p("gdn_decode");
     DrawHeads(p, tier);
     p.Set("scale", static_cast<double>(ScaleOf(p)));
-    const int64_t budget = TokenBudget(p, tier == Tier::kSmoke ? 20000 : 150000);
+    const int64_t budget = TokenBudget(p, tier == Tier::kSmoke ? 20000 : 30000);
     p.Set("T", std::min(budget, *gen::Pick(std::vector<int64_t>{3, 1, 2, 5, 8, 0, 17})));
     // indexed: state is a cache addressed through state_idx (with spare
     // slots that must stay untouched, and NULL requests).

@@ -22,7 +22,7 @@ rc::Gen<Params> Gen(Tier tier) {
     p.Set("alog_dt", *gen::Pick(std::vector<std::string>{"f32", "bf16", "f16"}));
     p.Set("bias_dt", *gen::Pick(std::vector<std::string>{"f32", "bf16", "f16"}));
     p.Set("scale", static_cast<double>(ScaleOf(p)));
-    const int64_t budget = TokenBudget(p, tier == Tier::kSmoke ? 20000 : 150000);
+    const int64_t budget = TokenBudget(p, tier == Tier::kSmoke ? 20000 : 30000);
     p.Set("T", std::min(budget, *gen::Pick(std::vector<int64_t>{3, 1, 2, 5, 8, 0, 17})));
     p.Set("spare", *gen::Pick(std::vector<int64_t>{1, 0, 3}));
     p.Set("nulls", *gen::Pick(std::vector<int64_t>{1, 0, 2}));
@@ -66,8 +66,7 @@ oracle::GdnResult<S> Eval(const Case& c) {
   const TensorData& m = c.Get("mixed_qkv");
   return oracle::GdnPackedDecode<S>(Dims(c.params), m.shape[0], m.Values(), entry::Vals(c, "a"), entry::Vals(c, "b"),
                                     entry::Vals(c, "a_log"), entry::Vals(c, "dt_bias"), entry::Vals(c, "state"),
-                                    I32Values(c.Get("state_idx")), c.params.F32("scale"), c.Get("b").fmt,
-                                    c.Get("state").fmt);
+                                    I32Values(c.Get("state_idx")), c.params.F32("scale"), c.Get("b").fmt);
 }
 
 OracleResult Oracle(const Case& c) {
@@ -264,7 +263,6 @@ OpSpec Spec_gdn_packed_decode() {
                  entry::Written("out", entry::kFloatIn, entry::kContiguous, {3})},
                 {entry::PositiveFinite("scale")}};
   s.errors = {mut::Dim("mixed_qkv", 1, 1),
-              mut::Dim("mixed_qkv", 1, 2),
               mut::Dim("a", 0, 1),
               mut::Dim("b", 1, 1),
               mut::Dim("out", 1, 1),

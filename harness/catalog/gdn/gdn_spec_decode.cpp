@@ -18,7 +18,7 @@ rc::Gen<Params> Gen(Tier tier) {
     p.Set("scale", static_cast<double>(ScaleOf(p)));
     const int64_t cols = *gen::Pick(std::vector<int64_t>{3, 1, 2, 4});
     int64_t reqs = *gen::Pick(std::vector<int64_t>{2, 1, 3, 4, 0});
-    reqs = std::min(reqs, std::max<int64_t>(1, TokenBudget(p, tier == Tier::kSmoke ? 20000 : 150000) / cols));
+    reqs = std::min(reqs, std::max<int64_t>(1, TokenBudget(p, tier == Tier::kSmoke ? 20000 : 60000) / cols));
     std::vector<int64_t> upto(static_cast<size_t>(cols + 1)), from1(static_cast<size_t>(cols));
     for (int64_t i = 0; i <= cols; ++i) upto[static_cast<size_t>(i)] = cols - i;  // longest first
     for (int64_t i = 0; i < cols; ++i) from1[static_cast<size_t>(i)] = cols - i;
