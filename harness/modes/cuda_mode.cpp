@@ -44,7 +44,7 @@ class CudaMode : public Mode {
     const std::string why = vt::BackendUnavailable(cfg.cuda_backend);
     if (!why.empty()) {
       CaseRef r{op.name + "(backend=" + std::string(vt::Name(cfg.cuda_backend)) + ")", Params(op.name), "",
-                "no device: " + why};
+                why.rfind("no device", 0) == 0 ? why : "no device: " + why};
       return {r};
     }
     if (!vt::HasKernel(op.name, cfg.cuda_backend)) {
