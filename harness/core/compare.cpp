@@ -26,10 +26,6 @@ Interval Accept(const Tolerance& tol, oracle::Fmt fmt, double v, double e, doubl
       return {v - a, v + a};
     }
     case Tolerance::Kind::kBaseline: {
-      // The band is the f32 evaluation's (pass BaselineExpected the f32
-      // format for an output stored narrower); the output's own store rounds
-      // its ends, as the bound rule's. Never stricter than the unrounded band
-      // for a value held in fmt (rounding is monotone).
       // Rounded outward to the output format like a bound: a kernel value
       // within a of v stores to a value within [R(v-a), R(v+a)], so a
       // baseline measured before the output's own rounding stays sound for
