@@ -94,6 +94,11 @@ struct GoldenMapping {
   // tolerance cannot vouch for (e.g. a bf16 cos/sin cache under atol 1e-2,
   // where most sin values near position 0 are below the atol).
   std::map<std::string, GoldenTolerance> tighter;
+  // Optional, per golden tensor name: the golden's values re-laid by the
+  // adapter (same values, another order) where the recorded order is not
+  // part of the contract - e.g. a top-k whose upstream order is unspecified,
+  // aligned to the kernel's expert order. Compared instead of the file's.
+  std::map<std::string, TensorData> golden_relaid;
 };
 struct GoldenAdapter {
   std::string manifest_op;  // the manifest's "op" ("rmsnorm", "l2norm", ...)

@@ -5,6 +5,7 @@ namespace vt::conform {
 const std::vector<CompositeGoldenAdapter>& CompositeGoldenAdapters() {
   static const std::vector<CompositeGoldenAdapter> kAdapters = {
       {"rope_from_cache", {"long_context_rope", MapLongContextRope}},
+      {"moe_combine", {"moe_block", MapMoeBlock}},
   };
   return kAdapters;
 }
