@@ -112,6 +112,11 @@ struct GoldenMapping {
   // test recorded with its own agreement figures instead): the atol/rtol to
   // judge by, with the reason. Ignored when the manifest has a 'tol'.
   std::optional<GoldenTolerance> tol_if_absent;
+  // Optional, per golden tensor name: the golden's values re-laid by the
+  // adapter (same values, another order) where the recorded order is not
+  // part of the contract - e.g. a top-k whose upstream order is unspecified,
+  // aligned to the kernel's expert order. Compared instead of the file's.
+  std::map<std::string, TensorData> golden_relaid;
 };
 struct GoldenAdapter {
   std::string manifest_op;  // the manifest's "op" ("rmsnorm", "l2norm", ...)

@@ -23,5 +23,6 @@ const std::vector<CompositeGoldenAdapter>& CompositeGoldenAdapters();
 // The adapters themselves (one function per module).
 GoldenMapping MapLongContextRope(const GoldenCase& g);
 GoldenMapping MapDenseAttention(const GoldenCase& g);
+GoldenMapping MapMoeBlock(const GoldenCase& g);  // harness/golden/moe_block.cpp
 
 }  // namespace vt::conform

@@ -245,7 +245,8 @@ CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult 
   std::string mistrust;
   for (const auto& [case_name, golden_name] : map.compare) {
     const TensorData& got = one.after.Get(case_name);
-    const TensorData& want = g.Get(golden_name);
+    const auto relaid = map.golden_relaid.find(golden_name);
+    const TensorData& want = relaid != map.golden_relaid.end() ? relaid->second : g.Get(golden_name);
     const std::string d = DiffBytes(got, many.after.Get(case_name));
     if (!d.empty()) {
       r.status = Outcome::kFailedIncorrect;

@@ -8,6 +8,7 @@
 #include "vt/ops_gemm.h"
 #include "vt/ops_glue.h"
 #include "vt/ops_mamba.h"
+#include "vt/ops_moe.h"
 #include "vt/ops_norm.h"
 #include "vt/ops_rope.h"
 #include "vt/ops_quant.h"
@@ -70,6 +71,11 @@ using Fp4QuantBinaryFn = void(const ExecContext&, const Tensor& out_packed, cons
 using MatmulNvfp4Fp4Fn = void(const ExecContext&, const Tensor& out, const Tensor& a_packed,
                               const Tensor& a_scale, const Tensor& b_packed, const Tensor& b_scale,
                               float alpha);
+// MoE family (vt/ops_moe.h).
+using MoeRouterTopKFn = void(const ExecContext&, const Tensor& weights, const Tensor& indices,
+                             const Tensor& logits, const MoeRouterTopKArgs&, const Tensor* bias);
+using MoeCombineFn = void(const ExecContext&, const Tensor& out, const Tensor& expert_out,
+                          const Tensor& weights, const Tensor* shared, float routed_scale);
 
 // Attention family (vt/ops_attn.h). attention and its three CUDA-variant
 // names share AttentionFn (and, on the CPU, one kernel).

@@ -11,6 +11,7 @@
 #include "vt/ops_gemm.h"
 #include "vt/ops_glue.h"
 #include "vt/ops_mamba.h"
+#include "vt/ops_moe.h"
 #include "vt/ops_norm.h"
 #include "vt/ops_rope.h"
 #include "vt/ops_state.h"

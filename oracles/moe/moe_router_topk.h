@@ -1,0 +1,247 @@
+// moe_router_topk oracle, from the definition (vLLM fused_topk / topk_softmax
+// for the ungrouped router, grouped_topk noaux_tc for the grouped one). It
+// specifies; it does not optimise: plain loops, top-k by SORTING (score
+// descending, then expert index ascending - the documented tie rule), not by
+// the kernel's greedy scan.
+//   S = float    the definition in f32 in the spec's order (byte-exact claim);
+//   S = Bounded  truth + error bound of any faithful f32 evaluation.
+// Selection is a discrete decision: with S = Bounded the truth decides it
+// wherever the bounds separate the competing scores. A row where two scores
+// the decision compares differ in truth but their bounds overlap is
+// AMBIGUOUS: f32 may order them either way, so the caller passes the f32
+// evaluation's ids (fallback_ids) and that row takes them; exact truth ties
+// (equal inputs, so equal f32 values) are never ambiguous: the lowest index
+// wins. docs/ops/moe.md.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "oracles/act/activations.h"
+#include "oracles/scalar.h"
+
+namespace vt::oracle {
+
+struct RouterSpec {
+  int64_t top_k = 1;
+  bool renormalize = true;
+  bool sigmoid = false;       // grouped only
+  int64_t n_group = 0;        // 0: ungrouped
+  int64_t topk_group = 0;
+  float routed_scaling_factor = 1.0f;
+};
+
+template <class S>
+struct RouterOut {
+  std::vector<S> weights;      // [T, k]
+  std::vector<double> ids;     // [T, k]
+  int64_t ambiguous_rows = 0;  // rows that took fallback_ids
+};
+
+namespace router {
+
+// Two truths a and b that an f32 evaluation may order the other way.
+template <class S>
+bool Overlap(const S& a, const S& b) {
+  const double va = ValueOf(a), vb = ValueOf(b);
+  if (va == vb) return false;  // an exact tie: equal inputs, equal f32 values
+  const double gap = std::fabs(va - vb), slack = ErrorOf(a) + ErrorOf(b);
+  return !(gap > slack);
+}
+
+// A value the f32 evaluation picks out of candidates whose own values lie in
+// [lo, hi]: the truth v, and the largest distance to either end (0 when the
+// ends are v itself, which includes exact infinities).
+template <class S>
+S Spread(double v, double lo, double hi) {
+  if constexpr (std::is_same_v<S, Bounded>) {
+    if (lo == v && hi == v) return {v, 0.0, false};
+    double e = std::max(hi - v, v - lo);
+    if (std::isnan(e)) e = INFINITY;
+    return {v, e, false};
+  } else {
+    return static_cast<S>(v);
+  }
+}
+
+// softmax(x) as the spec defines it: a row holding NaN or +inf, or only
+// -inf, has a NaN sum, and every probability is then 0.
+template <class S>
+std::vector<S> Softmax(const double* x, int64_t e) {
+  bool poisoned = true;
+  for (int64_t j = 0; j < e; ++j) poisoned = poisoned && x[j] == -INFINITY;
+  for (int64_t j = 0; j < e; ++j) poisoned = poisoned || std::isnan(x[j]) || x[j] == INFINITY;
+  std::vector<S> p(static_cast<size_t>(e), In<S>(0.0));
+  if (poisoned) return p;
+  double m = -INFINITY;
+  for (int64_t j = 0; j < e; ++j) m = std::max(m, x[j]);
+  S sum = In<S>(0.0);
+  for (int64_t j = 0; j < e; ++j) {
+    p[static_cast<size_t>(j)] = Exp(In<S>(x[j]) - In<S>(m));
+    sum += p[static_cast<size_t>(j)];
+  }
+  for (auto& v : p) v = v / sum;  // sum >= exp(0) = 1
+  return p;
+}
+
+// Indices of `cand` sorted by value descending, then index ascending.
+template <class S>
+void SortDesc(std::vector<int64_t>& cand, const std::vector<S>& val) {
+  std::stable_sort(cand.begin(), cand.end(), [&](int64_t a, int64_t b) {
+    const double va = ValueOf(val[static_cast<size_t>(a)]), vb = ValueOf(val[static_cast<size_t>(b)]);
+    if (va != vb) return va > vb;
+    return a < b;
+  });
+}
+
+// Group score: the max of the group's selection scores, or with a bias the
+// sum of its two largest (-inf stands in for a missing second).
+template <class S>
+S GroupScore(const std::vector<S>& sel, int64_t base, int64_t gs, bool top2) {
+  std::vector<double> v, lo, hi;
+  for (int64_t j = 0; j < gs; ++j) {
+    const S& s = sel[static_cast<size_t>(base + j)];
+    v.push_back(ValueOf(s));
+    lo.push_back(ValueOf(s) - ErrorOf(s));
+    hi.push_back(ValueOf(s) + ErrorOf(s));
+  }
+  auto top = [](std::vector<double> a, int n) {
+    std::sort(a.begin(), a.end(), [](double x, double y) { return x > y; });
+    while (static_cast<int>(a.size()) < n) a.push_back(-INFINITY);
+    return a;
+  };
+  if (!top2) {
+    if constexpr (std::is_same_v<S, Bounded>) {
+      return Spread<S>(top(v, 1)[0], top(lo, 1)[0], top(hi, 1)[0]);
+    } else {
+      S m = sel[static_cast<size_t>(base)];
+      for (int64_t j = 1; j < gs; ++j) m = sel[static_cast<size_t>(base + j)] > m ? sel[static_cast<size_t>(base + j)] : m;
+      return m;
+    }
+  }
+  if constexpr (std::is_same_v<S, Bounded>) {
+    const auto tv = top(v, 2), tl = top(lo, 2), th = top(hi, 2);
+    // The f32 pair lies between the two lowest-possible and two highest-possible
+    // members; one f32 add on top.
+    const double sum = tv[0] + tv[1];
+    Bounded b = Spread<Bounded>(sum, tl[0] + tl[1], th[0] + th[1]);
+    if (std::isfinite(sum)) b.e += RoundErr(std::fabs(sum) + b.e);
+    return b;
+  } else {
+    float first = -INFINITY, second = -INFINITY;
+    for (int64_t j = 0; j < gs; ++j) {
+      const float s = sel[static_cast<size_t>(base + j)];
+      if (s > first) {
+        second = first;
+        first = s;
+      } else if (s > second) {
+        second = s;
+      }
+    }
+    return first + second;
+  }
+}
+
+}  // namespace router
+
+// logits [t, e] (values as read), bias [e] or null.
+template <class S>
+RouterOut<S> MoeRouterTopK(int64_t t, int64_t e, const std::vector<double>& logits,
+                           const std::vector<double>* bias, const RouterSpec& a,
+                           const std::vector<double>* fallback_ids = nullptr) {
+  const int64_t k = a.top_k;
+  RouterOut<S> out;
+  out.weights.resize(static_cast<size_t>(t * k));
+  out.ids.resize(static_cast<size_t>(t * k));
+  const bool grouped = a.n_group > 0;
+  const int64_t ng = grouped ? a.n_group : 1, gs = e / ng;
+  for (int64_t row = 0; row < t; ++row) {
+    const double* x = logits.data() + row * e;
+    // (1) scores: the routing weights come from these (unbiased) values.
+    std::vector<S> score;
+    if (grouped && a.sigmoid) {
+      for (int64_t j = 0; j < e; ++j) score.push_back(Sigmoid(In<S>(x[j])));
+    } else {
+      score = router::Softmax<S>(x, e);
+    }
+    // (2) selection scores: the bias steers selection only.
+    std::vector<S> sel = score;
+    if (bias != nullptr) {
+      for (int64_t j = 0; j < e; ++j) sel[static_cast<size_t>(j)] = score[static_cast<size_t>(j)] + In<S>((*bias)[static_cast<size_t>(j)]);
+    }
+    bool ambiguous = false;
+    // (3) groups kept: the topk_group best group scores.
+    std::vector<int64_t> cand;
+    if (grouped) {
+      std::vector<S> gscore;
+      for (int64_t g = 0; g < ng; ++g) gscore.push_back(router::GroupScore(sel, g * gs, gs, bias != nullptr));
+      std::vector<int64_t> order(static_cast<size_t>(ng));
+      std::iota(order.begin(), order.end(), 0);
+      router::SortDesc(order, gscore);
+      for (int64_t i = 0; i < a.topk_group; ++i) {
+        for (int64_t h = a.topk_group; h < ng; ++h) {
+          ambiguous = ambiguous || router::Overlap(gscore[static_cast<size_t>(order[static_cast<size_t>(i)])],
+                                                   gscore[static_cast<size_t>(order[static_cast<size_t>(h)])]);
+        }
+        const int64_t g = order[static_cast<size_t>(i)];
+        for (int64_t j = 0; j < gs; ++j) cand.push_back(g * gs + j);
+      }
+    } else {
+      for (int64_t j = 0; j < e; ++j) cand.push_back(j);
+    }
+    // (4) top-k of the kept selection scores (only scores above -inf count).
+    cand.erase(std::remove_if(cand.begin(), cand.end(),
+                              [&](int64_t j) { return !(ValueOf(sel[static_cast<size_t>(j)]) > -INFINITY); }),
+               cand.end());
+    if (static_cast<int64_t>(cand.size()) < k) {
+      throw std::logic_error("moe_router_topk oracle: fewer than top_k selectable experts (refused input)");
+    }
+    router::SortDesc(cand, sel);
+    for (int64_t r = 0; r < k; ++r) {
+      for (size_t c = static_cast<size_t>(r) + 1; c < cand.size(); ++c) {
+        ambiguous = ambiguous || router::Overlap(sel[static_cast<size_t>(cand[static_cast<size_t>(r)])],
+                                                 sel[static_cast<size_t>(cand[c])]);
+      }
+    }
+    std::vector<int64_t> pick(cand.begin(), cand.begin() + k);
+    if (ambiguous && fallback_ids != nullptr) {
+      for (int64_t r = 0; r < k; ++r) pick[static_cast<size_t>(r)] = static_cast<int64_t>((*fallback_ids)[static_cast<size_t>(row * k + r)]);
+      ++out.ambiguous_rows;
+    }
+    // (5) weights = unbiased scores; renormalize, then the routed scaling.
+    S sum = In<S>(0.0);
+    std::vector<S> w;
+    for (int64_t r = 0; r < k; ++r) {
+      w.push_back(score[static_cast<size_t>(pick[static_cast<size_t>(r)])]);
+      sum += w.back();
+    }
+    if (a.renormalize) {
+      // The spec's guard: a sum that is not > 0 divides by 1. When the truth
+      // is > 0 but an f32 sum could be 0 (every picked score underflows),
+      // the branch is not decided by the truth: no bound (the f32 definition
+      // claim pins those bytes).
+      const bool branch_unsure = ValueOf(sum) > 0.0 && !(ValueOf(sum) - ErrorOf(sum) > 0.0);
+      if (!(ValueOf(sum) > 0.0)) sum = In<S>(1.0);
+      for (auto& v : w) {
+        v = v / sum;
+        if constexpr (std::is_same_v<S, Bounded>) {
+          if (branch_unsure) v.e = INFINITY;
+        }
+      }
+    }
+    if (a.routed_scaling_factor != 1.0f) {
+      for (auto& v : w) v = v * In<S>(static_cast<double>(a.routed_scaling_factor));
+    }
+    for (int64_t r = 0; r < k; ++r) {
+      out.weights[static_cast<size_t>(row * k + r)] = w[static_cast<size_t>(r)];
+      out.ids[static_cast<size_t>(row * k + r)] = static_cast<double>(pick[static_cast<size_t>(r)]);
+    }
+  }
+  return out;
+}
+
+}  // namespace vt::oracle
