@@ -67,3 +67,6 @@ using MatmulNvfp4Fp4Fn = void(const ExecContext&, const Tensor& out, const Tenso
                               float alpha);
 
 }  // namespace vt::kernel
+
+// The GDN glue and KDA ops keep their signatures in a header of their own.
+#include "api/gdn/gdn_kernel_types.h"
