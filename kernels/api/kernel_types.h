@@ -140,3 +140,6 @@ using GdnPackedDecodeFn = void(const ExecContext&, const Tensor& out, const Tens
                                const GdnArgs&);
 
 }  // namespace vt::kernel
+
+// The GDN glue and KDA ops keep their signatures in a header of their own.
+#include "api/gdn/gdn_kernel_types.h"

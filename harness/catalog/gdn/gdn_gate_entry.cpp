@@ -16,11 +16,13 @@ void DrawGate(Params& p, Tier tier) {
 void BuildGate(Case& c, int64_t tokens, int64_t hv) {
   const Params& p = c.params;
   const vt::DType ab = p.DType("ab");
-  TensorData& a = c.Input("a", ab, {tokens, hv}, entry::Values(p));
-  TensorData& b = c.Input("b", ab, {tokens, hv}, entry::Values(p));
+  c.Input("a", ab, {tokens, hv}, entry::Values(p));
+  c.Input("b", ab, {tokens, hv}, entry::Values(p));
+  // Looked up again: a reference kept across Input() dangles when the
+  // tensor list grows (a was left unpadded - the row-stride mutant survived).
   if (p.Int("pad") > 0) {
-    a.SetRowPadding(p.Int("pad"));
-    b.SetRowPadding(p.Int("pad"));
+    c.Get("a").SetRowPadding(p.Int("pad"));
+    c.Get("b").SetRowPadding(p.Int("pad"));
   }
   // A_log = log(A), A ~ U(1, 16) upstream; a little wider on both sides.
   c.Input("a_log", vt::DType::kF32, {hv}, Fill::Uniform(-1.0, 3.0));

@@ -1,5 +1,6 @@
 // Catalog entry: kda_gated_delta_rule (Kimi Delta Attention's recurrence with a
 // per-key-channel decay: fla fused_recurrent_kda / naive_recurrent_kda).
+#include "harness/catalog/catalog.h"
 #include "harness/catalog/gdn/kda_entry.h"
 #include "oracles/gdn/kda_gated_delta_rule.h"
 #include "vt/ops.h"
@@ -37,6 +38,48 @@ OracleResult Oracle(const Case& c) { return kda::Want(Eval<double>(c), Eval<floa
 std::map<std::string, std::vector<double>> OracleF32(const Case& c) { return kda::F32Values(Eval<float>(c)); }
 std::vector<OutputSpec> Outputs(const Case&) { return kda::Outputs(); }
 
+// KDA with one decay for all Dk channels of a (token, head) is GDN: with g
+// broadcast from channel 0, this op's out and final state == gdn_prefill's
+// (g [T,Hv] = that channel), bit for bit - both decay the state row by row
+// then take the same dot products. gdn_prefill comes from the wt-gdn branch:
+// until the catalog has it, the claim reports not applicable.
+Claim EqualDecayIsGdn() {
+  Claim claim;
+  claim.name = "equal_decay_is_gdn_prefill";
+  claim.statement = "g equal across the Dk channels == gdn_prefill with that per-head g (out and state)";
+  claim.check = [](const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
+    const OpSpec* gdn = FindOp("gdn_prefill");
+    if (gdn == nullptr) return ClaimOutcome::NotApplicable("gdn_prefill is not in this catalog (branch wt-gdn)");
+    const TensorData& g = c.Get("g");
+    const int64_t t = g.shape[0], hv = g.shape[1], dk = g.shape[2];
+    const std::vector<double> gv = g.Values();
+    std::vector<double> broadcast, per_head;
+    for (int64_t r = 0; r < t * hv; ++r) {
+      per_head.push_back(gv[static_cast<std::size_t>(r * dk)]);
+      for (int64_t i = 0; i < dk; ++i) broadcast.push_back(gv[static_cast<std::size_t>(r * dk)]);
+    }
+    Case kda = c;
+    kda.Get("g") = TensorFromValues("g", vt::DType::kF32, g.shape, Role::kInput, broadcast);
+    Case prefill;
+    prefill.params = c.params;
+    prefill.params.op = "gdn_prefill";
+    for (const char* name : {"q", "k", "v", "beta", "state", "query_start_loc", "out"}) {
+      prefill.tensors.push_back(CopyTensor(c.Get(name), name, c.Get(name).role));
+    }
+    prefill.tensors.push_back(TensorFromValues("g", vt::DType::kF32, {t, hv}, Role::kInput, per_head));
+    const Execution a = Execute(op, kda, ctx);
+    const Execution b = Execute(*gdn, prefill, ctx);
+    if (!a.guard_error.empty()) return ClaimOutcome::Violated(a.guard_error);
+    if (!b.guard_error.empty()) return ClaimOutcome::Violated("gdn_prefill: " + b.guard_error);
+    for (const char* name : {"out", "state"}) {
+      const std::string d = DiffBytes(a.after.Get(name), b.after.Get(name), /*any_nan=*/true);
+      if (!d.empty()) return ClaimOutcome::Violated(std::string(name) + " vs gdn_prefill: " + d);
+    }
+    return ClaimOutcome::Holds();
+  };
+  return claim;
+}
+
 }  // namespace
 
 OpSpec Spec_kda_gated_delta_rule() {
@@ -54,9 +97,7 @@ OpSpec Spec_kda_gated_delta_rule() {
   s.contract = {kda::Operands("g"), {entry::PositiveFinite("scale")}};
   s.errors = kda::ShapeErrors("g");
   for (ErrorCase& e : kda::MetadataErrors(/*multi=*/true)) s.errors.push_back(std::move(e));
-  s.claims = {kda::SequenceSlice(), kda::TwoCalls()};
-  // TODO(integrator): "g equal across the Dk channels == gdn_prefill" once
-  // gdn_prefill (branch wt-gdn) is in the catalog; see docs/ops/kda.md.
+  s.claims = {kda::SequenceSlice(), kda::TwoCalls(), EqualDecayIsGdn()};
   return s;
 }
 

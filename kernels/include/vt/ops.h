@@ -16,5 +16,7 @@
 #include "vt/ops_rope.h"
 #include "vt/ops_state.h"
 #include "vt/ops_quant.h"
+#include "vt/ops_gdn_glue.h"
+#include "vt/ops_kda.h"
 #include "vt/registry.h"
 #include "vt/tensor.h"
