@@ -25,10 +25,6 @@ ATTN_TOL = {
     "f32": ({"atol": 2e-4, "rtol": 2e-4},
             "f32: the norms and the softmax are reductions whose order differs between torch and the "
             "kernels (a few ulps each), and the scores pass through exp: 2e-4 as the recorded f32 capture"),
-    "bf16": ({"atol": 3e-2, "rtol": 3e-2},
-             "bf16: vLLM rounds the normed and the rotated q/k to bf16 between steps, and SDPA's output to "
-             "bf16; each rounding is 2^-8 relative and the chain has three before the gate: about 3 bf16 "
-             "ulps of an O(1) value"),
 }
 
 
@@ -56,6 +52,14 @@ def _attention_chain(q, gate, k, v, positions, qw, kw, eps, base, rot, scale, ca
 
 
 def dense_attention(seed, dtype, shape):
+    # f32 only. Measured on bf16 cases (vt-golden check, 2026-11-30): the
+    # chain and vLLM round q/k to bf16 at the same points, but a reduction
+    # order difference flips some of those roundings, which moves outputs by
+    # up to one bf16 ulp of |V| (max abs 0.0156 over 131072 elements); a
+    # tolerance admitting that is wider than the signal for 17% of the
+    # outputs, and the checker rightly calls such a case MISTRUSTED.
+    if dtype != "f32":
+        return []
     t, hq, hk, d, rot = ATTN_SHAPES[shape]
     name = f"dense_attention_chain_{dtype}_{shape}"
     g = generator(seed, name)
