@@ -121,90 +121,117 @@ namespace vt::oracle {
 
 // What the chunk scan's tolerance needs beyond the two recurrences
 // (docs/ops/mamba.md, "Tolerance"): the chunked algorithm forms every decay
-// as exp of a difference of f32 cumulative sums of dt * A inside a chunk, so
-// its decays carry the absolute error of those sums, which the per-token
-// recurrence never forms. The seed fixes the cumsum's order (acc += dt * A in
-// f32, from 0 at each chunk start), so its error is computed exactly here;
-// everything else is a magnitude in double.
+// as exp of a difference f_t - f_s of f32 cumulative sums of dt * A (from 0
+// at each chunk start; the seed fixes that order), which the per-token
+// recurrence never forms. Per step j the sum's error grows by
+//   rho_j = |g_j - g_{j-1}| (1 + u) + u |dt_j A|,   g = f32 sum - exact sum,
+// measured exactly (the seed's order is replayed), plus the subtraction's
+// rounding; a decay spanning steps (s, t] is then off by at most a factor
+// exp(sum of rho over (s, t]) - per term, not one worst case per case: late
+// in a long chunk the sum is large but the terms it weighs are the recent
+// ones, whose spans are short. That is the recurrence run on magnitudes with
+// every step's decay widened by exp(rho_j); its excess over the plain
+// magnitude run bounds the decays' error. Everything else (N-term dots,
+// L-term sums, the chain of handovers, exp and products) is `other_rel`
+// times the widened magnitude.
 struct Mamba2ScanScale {
-  double cumsum_err = 0.0;     // max |f32 cumsum - exact cumsum| over chunks and heads
-  double chunk_decay = 0.0;    // max |cumulative dt * A| inside any chunk
-  int64_t longest_chunk = 0;
-  std::vector<double> out_abs;    // [T,H,P]: the recurrence on |C|, |B|, |x|, |D|, times |silu(z)|
-  std::vector<double> state_abs;  // [S,H,P,N]: the state recurrence on |B|, |x|
+  std::vector<double> out_err;    // [T,H,P]: bound on the chunked algorithm's own error
+  std::vector<double> state_err;  // [S,H,P,N]
   std::vector<double> out_flip;   // [T,H,P]: effect on y of handover roundings that may flip
 };
 
-// relative_err: the relative error bound of every decay factor and product
-// (given by the caller from cumsum_err, once known) - used to decide which
-// handover roundings of a non-f32 state may go either way.
-inline Mamba2ScanScale Mamba2ChunkScanScale(const Mamba2ScanProblem& q, double relative_err) {
-  const int64_t T = q.T, H = q.H, P = q.P, G = q.G, N = q.N, PN = q.P * q.N;
-  Mamba2ScanScale r;
+// rho_j of the comment above, per token and head ([T,H]).
+inline std::vector<double> Mamba2CumsumStepErr(const Mamba2ScanProblem& q) {
+  const double u = 0x1p-24;
+  std::vector<double> rho(static_cast<size_t>(q.T * q.H), 0.0);
   const auto& cu = q.cu_chunk_seqlens;
   for (std::size_t c = 0; c + 1 < cu.size(); ++c) {
-    r.longest_chunk = std::max<int64_t>(r.longest_chunk, cu[c + 1] - cu[c]);
-    for (int64_t h = 0; h < H; ++h) {
+    for (int64_t h = 0; h < q.H; ++h) {
       float acc32 = 0.0f;
-      double acc64 = 0.0;
+      double acc64 = 0.0, g_prev = 0.0;
       const float a32 = static_cast<float>(q.A[static_cast<size_t>(h)]);
       for (int64_t t = cu[c]; t < cu[c + 1]; ++t) {
-        const float d32 = Mamba2Dt<float>(q, q.dt[static_cast<size_t>(t * H + h)], h, true);
-        const double d64 = Mamba2Dt<double>(q, q.dt[static_cast<size_t>(t * H + h)], h, true);
+        const float d32 = Mamba2Dt<float>(q, q.dt[static_cast<size_t>(t * q.H + h)], h, true);
+        const double step = Mamba2Dt<double>(q, q.dt[static_cast<size_t>(t * q.H + h)], h, true) * q.A[static_cast<size_t>(h)];
         acc32 += d32 * a32;
-        acc64 += d64 * q.A[static_cast<size_t>(h)];
-        r.cumsum_err = std::max(r.cumsum_err, std::fabs(static_cast<double>(acc32) - acc64));
-        r.chunk_decay = std::max(r.chunk_decay, std::fabs(acc64));
+        acc64 += step;
+        const double g = static_cast<double>(acc32) - acc64;
+        rho[static_cast<size_t>(t * q.H + h)] = std::fabs(g - g_prev) * (1.0 + u) + u * std::fabs(step) * (1.0 + 2.0 * u);
+        g_prev = g;
       }
     }
   }
+  return rho;
+}
+
+inline Mamba2ScanScale Mamba2ChunkScanScale(const Mamba2ScanProblem& q, double other_rel) {
+  const int64_t T = q.T, H = q.H, P = q.P, G = q.G, N = q.N, PN = q.P * q.N;
+  const std::vector<double> rho = Mamba2CumsumStepErr(q);
   std::vector<char> handover(static_cast<size_t>(T + 1), 0);
   for (int64_t t : q.cu_chunk_seqlens) handover[static_cast<size_t>(t)] = 1;
   for (int64_t t : q.cu_seqlens) handover[static_cast<size_t>(t)] = 0;
-  r.out_abs.assign(static_cast<size_t>(T * H * P), 0.0);
-  r.out_flip.assign(r.out_abs.size(), 0.0);
-  r.state_abs.assign(static_cast<size_t>(q.S * H * PN), 0.0);
-  std::vector<double> h(static_cast<size_t>(PN)), habs(h.size()), flip(h.size());
+  Mamba2ScanScale r;
+  r.out_err.assign(static_cast<size_t>(T * H * P), 0.0);
+  r.out_flip.assign(r.out_err.size(), 0.0);
+  r.state_err.assign(static_cast<size_t>(q.S * H * PN), 0.0);
+  // h: the state; habs: on magnitudes; wide: on magnitudes, decays widened.
+  std::vector<double> h(static_cast<size_t>(PN)), habs(h.size()), wide(h.size()), flip(h.size());
+  auto err_of = [other_rel](double plain, double widened) { return (widened - plain) + other_rel * widened; };
   for (int64_t s = 0; s < q.S; ++s) {
     for (int64_t hd = 0; hd < H; ++hd) {
       const int64_t g = hd / (H / G);
       for (int64_t k = 0; k < PN; ++k) {
         const double v = q.init.empty() ? 0.0 : q.init[static_cast<size_t>((s * H + hd) * PN + k)];
         h[static_cast<size_t>(k)] = v;
-        habs[static_cast<size_t>(k)] = std::fabs(v);
+        habs[static_cast<size_t>(k)] = wide[static_cast<size_t>(k)] = std::fabs(v);
         flip[static_cast<size_t>(k)] = 0.0;
       }
       for (int64_t t = q.cu_seqlens[static_cast<size_t>(s)]; t < q.cu_seqlens[static_cast<size_t>(s + 1)]; ++t) {
         if (handover[static_cast<size_t>(t)] && q.state_fmt != Fmt::kF32) {
+          // Where the kernel's state, within its error of the truth, could
+          // round to another state-dtype value, one step of that dtype.
           for (int64_t k = 0; k < PN; ++k) {
-            const double v = h[static_cast<size_t>(k)], tol = relative_err * habs[static_cast<size_t>(k)] + 1e-30;
+            const double v = h[static_cast<size_t>(k)];
+            const double tol = err_of(habs[static_cast<size_t>(k)], wide[static_cast<size_t>(k)]) + 1e-30;
             flip[static_cast<size_t>(k)] = RoundReal(q.state_fmt, v + tol) - RoundReal(q.state_fmt, v - tol);
           }
         }
         const double d = Mamba2Dt<double>(q, q.dt[static_cast<size_t>(t * H + hd)], hd, true);
         const double decay = std::exp(d * q.A[static_cast<size_t>(hd)]);
+        const double decay_wide = decay * std::exp(rho[static_cast<size_t>(t * H + hd)]);
         for (int64_t p = 0; p < P; ++p) {
           const size_t xi = static_cast<size_t>((t * H + hd) * P + p);
-          double yabs = 0.0, yflip = 0.0;
+          double yabs = 0.0, ywide = 0.0, yflip = 0.0;
           for (int64_t n = 0; n < N; ++n) {
             const size_t bi = static_cast<size_t>((t * G + g) * N + n), k = static_cast<size_t>(p * N + n);
+            const double inject = d * std::fabs(q.x[xi] * q.B[bi]);
             h[k] = decay * h[k] + d * q.x[xi] * q.B[bi];
-            habs[k] = decay * habs[k] + d * std::fabs(q.x[xi] * q.B[bi]);
-            flip[k] = decay * flip[k];
+            habs[k] = decay * habs[k] + inject;
+            wide[k] = decay_wide * wide[k] + inject;
+            flip[k] = decay_wide * flip[k];
             yabs += std::fabs(q.C[bi]) * habs[k];
+            ywide += std::fabs(q.C[bi]) * wide[k];
             yflip += std::fabs(q.C[bi]) * flip[k];
           }
-          if (!q.D.empty()) yabs += std::fabs(q.D[static_cast<size_t>(q.d_per_channel ? hd * P + p : hd)] * q.x[xi]);
+          if (!q.D.empty()) {
+            const double skip = std::fabs(q.D[static_cast<size_t>(q.d_per_channel ? hd * P + p : hd)] * q.x[xi]);
+            yabs += skip;
+            ywide += skip;
+          }
           if (!q.z.empty()) {
             const double gate = std::fabs(Silu(q.z[xi]));
             yabs *= gate;
+            ywide *= gate;
             yflip *= gate;
           }
-          r.out_abs[xi] = yabs;
+          r.out_err[xi] = err_of(yabs, ywide);
           r.out_flip[xi] = yflip;
         }
       }
-      for (int64_t k = 0; k < PN; ++k) r.state_abs[static_cast<size_t>((s * H + hd) * PN + k)] = habs[static_cast<size_t>(k)];
+      for (int64_t k = 0; k < PN; ++k) {
+        r.state_err[static_cast<size_t>((s * H + hd) * PN + k)] =
+            err_of(habs[static_cast<size_t>(k)], wide[static_cast<size_t>(k)]);
+      }
     }
   }
   return r;

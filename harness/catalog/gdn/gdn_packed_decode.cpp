@@ -92,35 +92,39 @@ std::map<std::string, std::vector<double>> OracleF32(const Case& c) {
 
 std::vector<OutputSpec> Outputs(const Case&) { return {{"out", OutTolerance()}, {"state", StateTolerance()}}; }
 
-// g and beta as gdn_g_beta defines them, in f32 (x = a + dt_bias; softplus
-// identity above 20; beta = sigmoid(b) then rounded through b's dtype as the
-// packed kernel's upstream boundary does).
-// TODO(integrator): once gdn_g_beta (branch wt-kda) is in the catalog, run it
-// here instead of this transcription.
-void GBetaF32(const Case& c, std::vector<double>& g, std::vector<double>& beta) {
+// g and beta from the gdn_g_beta op itself (f32 outputs), then beta rounded
+// through b's dtype: the one step the packed kernel adds (its upstream
+// boundary hands sigmoid(b) over at b's width). Empty on a guard error.
+// a_log / dt_bias of any float dtype, widened (exactly) to the f32 gdn_g_beta takes.
+TensorData Widened(const TensorData& t) {
+  return TensorFromValues(t.name, vt::DType::kF32, t.shape, Role::kInput, t.Values());
+}
+
+std::string GBetaByOp(const Case& c, const vt::ExecContext& ctx, std::vector<double>& g, std::vector<double>& beta) {
   const TensorData& a = c.Get("a");
-  const TensorData& b = c.Get("b");
-  const std::vector<double> av = a.Values(), bv = b.Values(), alog = entry::Vals(c, "a_log"),
-                            bias = entry::Vals(c, "dt_bias");
-  const int64_t hv = a.shape[1];
-  for (std::size_t i = 0; i < av.size(); ++i) {
-    const auto h = static_cast<size_t>(static_cast<int64_t>(i) % hv);
-    const float x = static_cast<float>(av[i]) + static_cast<float>(bias[h]);
-    const float sp = x <= 20.0f ? std::log1p(std::exp(x)) : x;
-    g.push_back(static_cast<double>(-std::exp(static_cast<float>(alog[h])) * sp));
-    const float s = 1.0f / (1.0f + std::exp(-static_cast<float>(bv[i])));
-    beta.push_back(oracle::RoundReal(b.fmt, static_cast<double>(s)));
-  }
+  Case gc;
+  gc.params = Params("gdn_g_beta");
+  gc.params.Set("ab", DTypeKey(a));
+  gc.params.seed = c.params.seed;
+  gc.tensors = {CopyTensor(a, "a", Role::kInput), CopyTensor(c.Get("b"), "b", Role::kInput),
+                Widened(c.Get("a_log")), Widened(c.Get("dt_bias")),
+                PoisonedLike("g_out", vt::DType::kF32, a.shape), PoisonedLike("beta_out", vt::DType::kF32, a.shape)};
+  const Execution e = Execute(*FindOp("gdn_g_beta"), gc, ctx);
+  if (!e.guard_error.empty()) return "gdn_g_beta: " + e.guard_error;
+  g = e.after.Get("g_out").Values();
+  for (const double v : e.after.Get("beta_out").Values()) beta.push_back(oracle::RoundReal(c.Get("b").fmt, v));
+  return "";
 }
 
 // The unpacked composition: l2_norm (eps 1e-6, f32 out) of q and of k, the
-// g/beta step, then gdn_decode on the cache - bit for bit. Applies where the
+// gdn_g_beta op, then gdn_decode on the cache - bit for bit. Applies where the
 // two orders of the scale product agree exactly (scale a power of two:
 // (q * inv) * s == q * (inv * s)), the state is f32 and out is f32/bf16.
 Claim UnpackedComposition() {
   Claim cl;
   cl.name = "unpacked_composition";
-  cl.statement = "gdn_packed_decode == l2_norm(q), l2_norm(k), g/beta, gdn_decode (out and cache, bit for bit)";
+  cl.statement = "gdn_packed_decode == l2_norm(q), l2_norm(k), gdn_g_beta (beta rounded through b's dtype), gdn_decode "
+                 "(out and cache, bit for bit)";
   cl.applies = [](const Params& p) {
     const double s = p.Num("scale");
     int e = 0;
@@ -155,7 +159,8 @@ Claim UnpackedComposition() {
       qk_norm[i] = CopyTensor(e.after.Get("out"), i == 0 ? "q" : "k", Role::kInput);
     }
     std::vector<double> g, beta;
-    GBetaF32(c, g, beta);
+    const std::string gate = GBetaByOp(c, ctx, g, beta);
+    if (!gate.empty()) return ClaimOutcome::Violated(gate);
     Case dc;
     dc.params = c.params;
     dc.params.op = "gdn_decode";
