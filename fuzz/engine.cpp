@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "harness/catalog/catalog.h"
+#include "harness/runner/crash_note.h"
 #include "harness/core/rng.h"
 #include "harness/fuzz/vocabulary.h"
 #include "harness/golden/golden_io.h"
@@ -44,7 +45,9 @@ bool DTypesAllowed(const Params& p, const std::vector<std::string>& dtypes) {
 }
 
 CaseResult Guarded(const Mode& m, const OpSpec& op, const CaseRef& ref, const RunConfig& cfg) {
-  CaseResult r;
+  ArmCrashNote();
+  CaseResult r = StartResult(op, m.name(), ref, cfg);
+  SetCrashNote("CRASHED " + r.op + "/" + r.mode + " " + r.id + "\n  repro: " + ReproCommand(r, cfg) + "\n");
   try {
     r = m.Check(op, ref, cfg);
   } catch (const std::exception& e) {

@@ -1,5 +1,7 @@
 #include "harness/modes/isolate.h"
 
+#include "harness/runner/crash_note.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +22,7 @@ Isolated RunIsolated(const std::function<std::string()>& fn, unsigned timeout_s)
     return {true, fn()};
   }
   if (pid == 0) {
+    DisarmCrashNote();  // the parent reports this child's crash itself
     close(fds[0]);
     alarm(timeout_s);
     std::string msg;

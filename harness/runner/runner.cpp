@@ -1,5 +1,7 @@
 #include "harness/runner/runner.h"
 
+#include "harness/runner/crash_note.h"
+
 #include <stdexcept>
 #include <chrono>
 #include <cmath>
@@ -45,7 +47,8 @@ std::vector<Item> ItemsOf(const OpSpec& op, const Mode& mode, const RunConfig& c
 
 CaseResult CheckOne(const Item& it, const RunConfig& cfg) {
   const auto t0 = Clock::now();
-  CaseResult r;
+  CaseResult r = StartResult(*it.op, it.mode->name(), it.ref, cfg);
+  SetCrashNote("CRASHED " + r.op + "/" + r.mode + " " + r.id + "\n  repro: " + ReproCommand(r, cfg) + "\n");
   try {
     if (!it.enumerate_error.empty()) throw std::runtime_error(it.enumerate_error);
     r = it.mode->Check(*it.op, it.ref, cfg);
@@ -109,6 +112,7 @@ std::vector<CaseResult> RunOpMode(const OpSpec& op, const Mode& mode, const RunC
 
 Summary RunSelection(const Selection& sel, const RunConfig& cfg, std::ostream& log, bool progress) {
   const auto t0 = Clock::now();
+  ArmCrashNote();
   std::vector<Item> items;
   for (const OpSpec* op : sel.ops) {
     for (const Mode* mode : sel.modes) {

@@ -30,6 +30,10 @@ rc::Gen<Params> Gen(Tier tier) {
     // qk_scale: raw q/k magnitudes; 1e-3 puts the sum of squares near the
     // 1e-6 eps, where moving or dropping eps is visible.
     p.Set("qk_scale", *gen::Pick(std::vector<double>{1.0, 1e-3, 10.0}));
+    // gate = edge: a + dt_bias around 10..14, below softplus' guard at 20,
+    // with A = exp(a_log) small enough that the decay stays visible in the
+    // state (a guard moved down to 10 shifts softplus by up to 4.5e-5 there).
+    p.Set("gate", *gen::Pick(std::vector<std::string>{"normal", "normal", "edge"}));
     p.seed = *gen::Seed();
     return p;
   });
@@ -47,9 +51,10 @@ void Build(Case& c) {
   const vt::DType act = p.DType("act");
   c.Input("mixed_qkv", act, {b, Width(p)}, Fill::Normal(0.0, p.Num("qk_scale"))).SetRowPadding(p.Int("pad"));
   // a + dt_bias spans softplus' linear and guarded ranges; b spans sigmoid.
-  c.Input("a", act, {b, d.hv}, Fill::Normal(0.0, 2.0)).SetRowPadding(p.Int("pad"));
+  const bool edge = p.Has("gate") && p.Str("gate") == "edge";
+  c.Input("a", act, {b, d.hv}, edge ? Fill::Uniform(9.0, 14.0) : Fill::Normal(0.0, 2.0)).SetRowPadding(p.Int("pad"));
   c.Input("b", act, {b, d.hv}, Fill::Normal(0.0, 2.0)).SetRowPadding(p.Int("pad"));
-  c.Input("a_log", p.DType("alog_dt"), {d.hv}, Fill::Uniform(-2.0, 1.0));
+  c.Input("a_log", p.DType("alog_dt"), {d.hv}, edge ? Fill::Uniform(-4.0, -2.5) : Fill::Uniform(-2.0, 1.0));
   c.Input("dt_bias", p.DType("bias_dt"), {d.hv}, Fill::Normal(0.0, 1.0));
   AddState(c, slots, p.DType("state_dt"));
   AddI32(c, "state_idx", {b}, DrawSlots(p.seed, "state_idx", b, slots, p.Int("nulls")));

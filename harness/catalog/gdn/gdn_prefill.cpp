@@ -297,6 +297,14 @@ OpSpec Spec_gdn_prefill() {
                           if (v.size() < 3) return false;
                           v[v.size() - 2] = v.back() + 1;  // bounds still hold
                           return true;
+                        }),
+              // The first step decreasing (a negative second offset): a check
+              // that starts its loop one pair late misses it.
+              MetaError("qsl_first_step_negative", "query_start_loc", "non-decreasing",
+                        [](std::vector<int64_t>& v, const Case&) {
+                          if (v.size() < 3) return false;
+                          v[1] = -1;
+                          return true;
                         })};
   for (ErrorCase& e : HeadErrors(Build)) s.errors.push_back(std::move(e));
   s.claims = {DecodeTokenByToken(), SplitSequences()};

@@ -287,6 +287,14 @@ OpSpec Spec_gdn_spec_decode() {
                           v[v.size() - 2] = v.back() + 1;
                           return true;
                         }),
+              // The first step decreasing (a negative second offset): a check
+              // that starts its loop one pair late misses it.
+              MetaError("cu_first_step_negative", "cu_seqlens", "non-decreasing",
+                        [](std::vector<int64_t>& v, const Case&) {
+                          if (v.size() < 3) return false;
+                          v[1] = -1;
+                          return true;
+                        }),
               ParamError("request_longer_than_columns", "token count",
                          [](Params& p) {
                            std::vector<int64_t> lens = Ints(p, "lens");

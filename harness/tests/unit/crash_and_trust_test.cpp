@@ -1,0 +1,58 @@
+// The gate's behaviour at its edges: a fatal signal still names the case it
+// hit, and an all-NaN reference is trusted only where NaN payloads are
+// compared byte for byte.
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+#include "harness/catalog/catalog.h"
+#include "harness/modes/mode.h"
+#include "harness/runner/crash_note.h"
+
+namespace vt::conform {
+namespace {
+
+TEST(CrashNote, AFatalSignalPrintsTheCurrentCaseAndStillDies) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        ArmCrashNote();
+        SetCrashNote("CRASHED op/oracle op(x=1)\n  repro: vt-conform --op op\n");
+        std::raise(SIGSEGV);
+      },
+      "dying \\(fatal signal\\) while running:\nCRASHED op/oracle op\\(x=1\\)\n  repro: vt-conform --op op");
+}
+
+TEST(CrashNote, DisarmedTheSignalIsSilent) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        ArmCrashNote();
+        SetCrashNote("CRASHED op/oracle\n");
+        DisarmCrashNote();
+        std::raise(SIGSEGV);
+      },
+      ::testing::KilledBySignal(SIGSEGV), "^$");
+}
+
+CaseResult OracleCheck(const std::string& op, const std::string& id) {
+  const OpSpec* spec = FindOp(op);
+  const Mode* mode = FindMode("oracle");
+  RunConfig cfg;
+  cfg.tier = Tier::kFull;
+  cfg.threads = 1;
+  return mode->Check(*spec, mode->Parse(*spec, id), cfg);
+}
+
+// qkv_split moves raw bytes; one element under fill=bits can be a NaN, and
+// its payload is compared byte for byte (found by vt-fuzz as a MISTRUSTED).
+TEST(TrustRule, AllNaNIsTrustedWhereTheBytesAreCompared) {
+  const CaseResult r = OracleCheck(
+      "qkv_split",
+      "qkv_split(qkv=f32,q_out=f32,k_out=f32,v_out=f32,T=1,Q=1,K=1,V=1,scale=1.0,fill=bits,layout=separate,"
+      "reshape=keep,values=normal,seed=0x15)");
+  EXPECT_EQ(r.status, Outcome::kPassed) << r.reason << r.detail;
+}
+
+}  // namespace
+}  // namespace vt::conform
