@@ -56,6 +56,53 @@ inline void StoreF32(const Tensor& t, int64_t elem, float v) {
   }
 }
 
+// Typed element access: a kernel resolves an operand's storage type ONCE per
+// call (WithFloatElem) and runs an inner loop typed on it, instead of the
+// dtype switch of LoadF32/StoreF32 per element. Same conversions.
+struct F32Elem {
+  static float Load(const void* base, int64_t i) {
+    float f;
+    std::memcpy(&f, static_cast<const char*>(base) + i * 4, 4);
+    return f;
+  }
+  static void Store(void* base, int64_t i, float v) { std::memcpy(static_cast<char*>(base) + i * 4, &v, 4); }
+};
+
+struct F16Elem {
+  static float Load(const void* base, int64_t i) {
+    uint16_t h;
+    std::memcpy(&h, static_cast<const char*>(base) + i * 2, 2);
+    return F16ToF32(h);
+  }
+  static void Store(void* base, int64_t i, float v) {
+    const uint16_t h = F32ToF16(v);
+    std::memcpy(static_cast<char*>(base) + i * 2, &h, 2);
+  }
+};
+
+struct BF16Elem {
+  static float Load(const void* base, int64_t i) {
+    uint16_t b;
+    std::memcpy(&b, static_cast<const char*>(base) + i * 2, 2);
+    return BF16ToF32(b);
+  }
+  static void Store(void* base, int64_t i, float v) {
+    const uint16_t b = F32ToBF16(v);
+    std::memcpy(static_cast<char*>(base) + i * 2, &b, 2);
+  }
+};
+
+// fn(Elem{}) for the f32 / f16 / bf16 storage of dt (validated upstream:
+// any other dtype is taken as f32).
+template <class Fn>
+void WithFloatElem(DType dt, Fn&& fn) {
+  switch (dt) {
+    case DType::kF16: fn(F16Elem{}); break;
+    case DType::kBF16: fn(BF16Elem{}); break;
+    default: fn(F32Elem{}); break;
+  }
+}
+
 inline void StoreU8(const Tensor& t, int64_t elem, uint8_t v) {
   static_cast<unsigned char*>(t.data)[elem] = v;
 }

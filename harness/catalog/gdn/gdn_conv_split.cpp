@@ -8,7 +8,7 @@
 namespace vt::conform {
 namespace {
 
-const char* const kParts[] = {"q_out", "k_out", "v_out"};
+const auto& kParts = glue::kSplitParts;
 
 rc::Gen<Params> Gen(Tier tier) {
   return rc::gen::exec([tier] {
@@ -48,43 +48,16 @@ std::pair<int64_t, int64_t> Dims(const Case& c) {
 
 OracleResult Oracle(const Case& c) {
   const auto [k, v] = Dims(c);
-  const auto parts = oracle::GdnConvSplit<double>(c.Get("conv").shape[0], k, v, c.Get("conv").Values());
-  OracleResult r;
-  for (int i = 0; i < 3; ++i) r[kParts[i]] = glue::ExactValues(parts[static_cast<std::size_t>(i)]);
-  return r;
+  return glue::ExactParts(oracle::GdnConvSplit<double>(c.Get("conv").shape[0], k, v, c.Get("conv").Values()));
 }
 
 std::vector<TensorData> OracleBytes(const Case& c) {
   const TensorData& in = c.Get("conv");
   const auto [k, v] = Dims(c);
-  const auto parts = oracle::GdnConvSplit<uint64_t>(in.shape[0], k, v, glue::Bits(in));
-  std::vector<TensorData> out;
-  for (int i = 0; i < 3; ++i) {
-    const TensorData& o = c.Get(kParts[i]);
-    out.push_back(glue::FromBits(o.name, o.dtype, o.shape,
-                                 glue::ThroughF32(in.dtype, o.dtype, parts[static_cast<std::size_t>(i)])));
-  }
-  return out;
+  return glue::PartBytes(c, in.dtype, oracle::GdnConvSplit<uint64_t>(in.shape[0], k, v, glue::Bits(in)));
 }
 
-std::vector<OutputSpec> Outputs(const Case&) {
-  std::vector<OutputSpec> v;
-  for (const char* part : kParts) v.push_back({part, Exact(glue::kMoveReason)});
-  return v;
-}
-
-// One more element (flat): the width count / T stays, only divisibility breaks. T >= 2.
-ErrorCase CountNotMultiple(const std::string& part) {
-  return {part + "_count_not_multiple_of_T",
-          [part](Case& c) {
-            if (c.Get("conv").shape[0] < 2) return false;
-            TensorData& o = c.Get(part);
-            o.shape = {o.Numel() + 1};
-            o.SetContiguous();
-            return true;
-          },
-          part};
-}
+std::vector<OutputSpec> Outputs(const Case&) { return glue::ExactPartOutputs(); }
 
 }  // namespace
 
@@ -114,7 +87,7 @@ OpSpec Spec_gdn_conv_split() {
          return true;
        },
        "T > 0"},
-      CountNotMultiple("q_out"), CountNotMultiple("v_out"),
+      glue::PartCountNotMultiple("conv", "q_out"), glue::PartCountNotMultiple("conv", "v_out"),
       // k_out one row wider than q_out (and conv widened to match, so that
       // only the equal-key_dim condition breaks).
       {"k_out_key_dim_differs",

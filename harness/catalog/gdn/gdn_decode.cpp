@@ -79,13 +79,9 @@ OracleResult Oracle(const Case& c) {
           {"state", BaselineOf(truth.state, f32.state, oracle::Fmt::kF32, ExpandRows(untouched, d.SlotElems()))}};
 }
 
-std::map<std::string, std::vector<double>> OracleF32(const Case& c) {
-  const auto f = Eval<float>(c);
-  return {{"out", std::vector<double>(f.out.begin(), f.out.end())},
-          {"state", std::vector<double>(f.state.begin(), f.state.end())}};
-}
+std::map<std::string, std::vector<double>> OracleF32(const Case& c) { return OutAndStateF32(Eval<float>(c)); }
 
-std::vector<OutputSpec> Outputs(const Case&) { return {{"out", OutTolerance()}, {"state", StateTolerance()}}; }
+std::vector<OutputSpec> Outputs(const Case&) { return OutAndStateOutputs(); }
 
 // Batch invariance (direct rows): a sub-range of requests with their state rows.
 Claim SplitBatch() {
@@ -165,49 +161,21 @@ OpSpec Spec_gdn_decode() {
   s.oracle = Oracle;
   s.oracle_f32 = OracleF32;
   s.outputs = Outputs;
-  s.contract = {{entry::Operand("q", entry::kFloatIn, entry::kContiguous, {3}),
-                 entry::Operand("k", entry::kFloatIn, entry::kContiguous, {3}),
-                 entry::Operand("v", entry::kFloatIn, entry::kContiguous, {3}),
-                 entry::Operand("g", entry::kF32, entry::kContiguous, {2}),
-                 entry::Operand("beta", entry::kF32, entry::kContiguous, {2}),
-                 entry::Operand("state_idx", {vt::DType::kI32}, entry::kContiguous, {1}),
-                 entry::Written("state", entry::kF32, entry::kContiguous, {4}),
-                 entry::Written("out", entry::kFloatOut, entry::kContiguous, {3})},
+  s.contract = {TokenOperandsAnd({entry::Operand("state_idx", {vt::DType::kI32}, entry::kContiguous, {1}),
+                                  entry::Written("state", entry::kF32, entry::kContiguous, {4}),
+                                  entry::Written("out", entry::kFloatOut, entry::kContiguous, {3})}),
                 {entry::PositiveFinite("scale")}};
-  s.errors = {mut::Dim("k", 1, 1),
-              mut::Dim("k", 2, -1),
-              mut::Dim("v", 0, 1),
-              mut::Dim("v", 2, 1),
-              mut::Dim("out", 0, 1),
-              mut::Dim("out", 1, 1),
-              mut::Dim("g", 0, 1),
-              mut::Dim("beta", 1, 1),
-              mut::Dim("state", 3, 1),
-              mut::Dim("state_idx", 0, 1),
-              ErrorCase("state_rows_not_batch",
+  s.errors = TokenDimErrors();
+  s.errors.push_back(mut::Dim("state_idx", 0, 1));
+  s.errors.push_back(ErrorCase("state_rows_not_batch",
                         [](Case& c) {
                           if (c.Find("state_idx") != nullptr) return false;
                           c.Get("state").shape[0] += 1;
                           c.Get("state").SetContiguous();
                           return true;
                         },
-                        "one row per request"),
-              MetaError("state_idx_out_of_range", "state_idx", "out of range",
-                        [](std::vector<int64_t>& v, const Case& c) {
-                          if (v.empty()) return false;
-                          v[v.size() / 2] = c.Get("state").shape[0];
-                          return true;
-                        }),
-              MetaError("state_idx_duplicate", "state_idx", "duplicate",
-                        [](std::vector<int64_t>& v, const Case&) {
-                          for (std::size_t i = 0; i < v.size(); ++i) {
-                            if (v[i] >= 0 && v.size() >= 2) {
-                              v[(i + 1) % v.size()] = v[i];
-                              return true;
-                            }
-                          }
-                          return false;
-                        })};
+                        "one row per request"));
+  for (ErrorCase& e : SlotErrors("state_idx")) s.errors.push_back(std::move(e));
   for (ErrorCase& e : HeadErrors(Build)) s.errors.push_back(std::move(e));
   s.claims = {SplitBatch(), SplitIndexedBatch()};
   s.goldens = {{"gdn_decode", GoldenDecode}};

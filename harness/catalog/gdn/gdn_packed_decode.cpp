@@ -89,13 +89,9 @@ OracleResult Oracle(const Case& c) {
           {"state", BaselineOf(truth.state, f32.state, c.Get("state").fmt, ExpandRows(untouched, d.SlotElems()))}};
 }
 
-std::map<std::string, std::vector<double>> OracleF32(const Case& c) {
-  const auto f = Eval<float>(c);
-  return {{"out", std::vector<double>(f.out.begin(), f.out.end())},
-          {"state", std::vector<double>(f.state.begin(), f.state.end())}};
-}
+std::map<std::string, std::vector<double>> OracleF32(const Case& c) { return OutAndStateF32(Eval<float>(c)); }
 
-std::vector<OutputSpec> Outputs(const Case&) { return {{"out", OutTolerance()}, {"state", StateTolerance()}}; }
+std::vector<OutputSpec> Outputs(const Case&) { return OutAndStateOutputs(); }
 
 // g and beta from the gdn_g_beta op itself (f32 outputs), then beta rounded
 // through b's dtype: the one step the packed kernel adds (its upstream
@@ -294,23 +290,8 @@ OpSpec Spec_gdn_packed_decode() {
                            p.Set("width_extra", 2);
                            return true;
                          },
-                         Build),
-              MetaError("state_idx_out_of_range", "state_idx", "out of range",
-                        [](std::vector<int64_t>& v, const Case& c) {
-                          if (v.empty()) return false;
-                          v[v.size() / 2] = c.Get("state").shape[0];
-                          return true;
-                        }),
-              MetaError("state_idx_duplicate", "state_idx", "duplicate",
-                        [](std::vector<int64_t>& v, const Case&) {
-                          for (std::size_t i = 0; i < v.size(); ++i) {
-                            if (v[i] >= 0 && v.size() >= 2) {
-                              v[(i + 1) % v.size()] = v[i];
-                              return true;
-                            }
-                          }
-                          return false;
-                        })};
+                         Build)};
+  for (ErrorCase& e : SlotErrors("state_idx")) s.errors.push_back(std::move(e));
   for (ErrorCase& e : HeadErrors(Build)) s.errors.push_back(std::move(e));
   for (const char* other : {"a", "b", "out"}) {
     s.errors.push_back(ErrorCase(std::string("dtype_mismatch_") + other,

@@ -78,24 +78,9 @@ OracleResult Oracle(const Case& c) {
           {"state", BaselineOf(truth.state, f32.state, oracle::Fmt::kF32, UntouchedState(c))}};
 }
 
-std::map<std::string, std::vector<double>> OracleF32(const Case& c) {
-  const auto f = Eval<float>(c);
-  return {{"out", std::vector<double>(f.out.begin(), f.out.end())},
-          {"state", std::vector<double>(f.state.begin(), f.state.end())}};
-}
+std::map<std::string, std::vector<double>> OracleF32(const Case& c) { return OutAndStateF32(Eval<float>(c)); }
 
-std::vector<OutputSpec> Outputs(const Case&) { return {{"out", OutTolerance()}, {"state", StateTolerance()}}; }
-
-// Token rows [lo, hi) of a [T, ...] tensor as a new contiguous tensor.
-TensorData TokenRows(const TensorData& t, int64_t lo, int64_t hi, const std::string& name, Role role) {
-  int64_t row = 1;
-  for (std::size_t d = 1; d < t.shape.size(); ++d) row *= t.shape[d];
-  const std::vector<double> all = t.Values();
-  std::vector<int64_t> shape = t.shape;
-  shape[0] = hi - lo;
-  return TensorFromValues(name, t.dtype, shape, role,
-                          std::vector<double>(all.begin() + lo * row, all.begin() + hi * row));
-}
+std::vector<OutputSpec> Outputs(const Case&) { return OutAndStateOutputs(); }
 
 // gdn_decode steps: step j runs token qsl[s] + j of every sequence s longer
 // than j as one decode batch, state_idx naming the sequences' slots of the
@@ -146,7 +131,7 @@ Claim DecodeTokenByToken() {
       step.tensors.push_back(state);
       step.tensors.push_back(TensorFromValues("state_idx", vt::DType::kI32, {static_cast<int64_t>(seqs.size())},
                                               Role::kInput, std::vector<double>(seqs.begin(), seqs.end())));
-      TensorData o = TokenRows(c.Get("out"), 0, 0, "out", Role::kOutput);
+      TensorData o = LeadingRows(c.Get("out"), 0, 0, "out", Role::kOutput);
       o.shape[0] = static_cast<int64_t>(seqs.size());
       o.SetContiguous();
       o.storage.assign(static_cast<size_t>(o.StorageElems()) * vt::SizeOf(o.dtype), 0xA5);
@@ -188,20 +173,20 @@ Claim SplitSequences() {
       one.params = c.params;
       one.params.Set("lens", std::vector<int64_t>{qsl[s + 1] - qsl[s]});
       for (const char* name : {"q", "k", "v", "g", "beta"}) {
-        one.tensors.push_back(TokenRows(c.Get(name), qsl[s], qsl[s + 1], name, Role::kInput));
+        one.tensors.push_back(LeadingRows(c.Get(name), qsl[s], qsl[s + 1], name, Role::kInput));
       }
-      one.tensors.push_back(TokenRows(c.Get("state"), static_cast<int64_t>(s), static_cast<int64_t>(s) + 1, "state",
+      one.tensors.push_back(LeadingRows(c.Get("state"), static_cast<int64_t>(s), static_cast<int64_t>(s) + 1, "state",
                                       Role::kInPlace));
       one.tensors.push_back(TensorFromValues("query_start_loc", vt::DType::kI32, {2}, Role::kInput,
                                              {0.0, static_cast<double>(qsl[s + 1] - qsl[s])}));
-      TensorData o = TokenRows(c.Get("out"), qsl[s], qsl[s + 1], "out", Role::kOutput);
+      TensorData o = LeadingRows(c.Get("out"), qsl[s], qsl[s + 1], "out", Role::kOutput);
       std::fill(o.storage.begin(), o.storage.end(), 0xA5);
       one.tensors.push_back(o);
       const Execution e = Execute(op, one, ctx);
       if (!e.guard_error.empty()) return ClaimOutcome::Violated(e.guard_error);
-      const std::string dout = DiffBytes(e.after.Get("out"), TokenRows(full.after.Get("out"), qsl[s], qsl[s + 1], "out", Role::kOutput));
+      const std::string dout = DiffBytes(e.after.Get("out"), LeadingRows(full.after.Get("out"), qsl[s], qsl[s + 1], "out", Role::kOutput));
       if (!dout.empty()) return ClaimOutcome::Violated("sequence " + std::to_string(s) + " out: " + dout);
-      const std::string dst = DiffBytes(e.after.Get("state"), TokenRows(full.after.Get("state"), static_cast<int64_t>(s),
+      const std::string dst = DiffBytes(e.after.Get("state"), LeadingRows(full.after.Get("state"), static_cast<int64_t>(s),
                                                                          static_cast<int64_t>(s) + 1, "state", Role::kInPlace));
       if (!dst.empty()) return ClaimOutcome::Violated("sequence " + std::to_string(s) + " state: " + dst);
     }
@@ -269,43 +254,13 @@ OpSpec Spec_gdn_prefill() {
   s.oracle = Oracle;
   s.oracle_f32 = OracleF32;
   s.outputs = Outputs;
-  s.contract = {{entry::Operand("q", entry::kFloatIn, entry::kContiguous, {3}),
-                 entry::Operand("k", entry::kFloatIn, entry::kContiguous, {3}),
-                 entry::Operand("v", entry::kFloatIn, entry::kContiguous, {3}),
-                 entry::Operand("g", entry::kF32, entry::kContiguous, {2}),
-                 entry::Operand("beta", entry::kF32, entry::kContiguous, {2}),
-                 entry::Operand("query_start_loc", {vt::DType::kI32}, entry::kContiguous, {1}),
-                 entry::Written("state", entry::kF32, entry::kContiguous, {4}),
-                 entry::Written("out", entry::kFloatOut, entry::kContiguous, {3})},
+  s.contract = {TokenOperandsAnd({entry::Operand("query_start_loc", {vt::DType::kI32}, entry::kContiguous, {1}),
+                                  entry::Written("state", entry::kF32, entry::kContiguous, {4}),
+                                  entry::Written("out", entry::kFloatOut, entry::kContiguous, {3})}),
                 {entry::PositiveFinite("scale")}};
-  s.errors = {mut::Dim("k", 1, 1),
-              mut::Dim("k", 2, -1),
-              mut::Dim("v", 0, 1),
-              mut::Dim("v", 2, 1),
-              mut::Dim("out", 0, 1),
-              mut::Dim("out", 1, 1),
-              mut::Dim("g", 0, 1),
-              mut::Dim("beta", 1, 1),
-              mut::Dim("state", 3, 1),
-              mut::Dim("query_start_loc", 0, 1),
-              MetaError("qsl_first_nonzero", "query_start_loc", "start at",
-                        [](std::vector<int64_t>& v, const Case&) { v[0] = 1; return true; }),
-              MetaError("qsl_last_past_end", "query_start_loc", "end at",
-                        [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
-              MetaError("qsl_not_monotonic", "query_start_loc", "non-decreasing",
-                        [](std::vector<int64_t>& v, const Case&) {
-                          if (v.size() < 3) return false;
-                          v[v.size() - 2] = v.back() + 1;  // bounds still hold
-                          return true;
-                        }),
-              // The first step decreasing (a negative second offset): a check
-              // that starts its loop one pair late misses it.
-              MetaError("qsl_first_step_negative", "query_start_loc", "non-decreasing",
-                        [](std::vector<int64_t>& v, const Case&) {
-                          if (v.size() < 3) return false;
-                          v[1] = -1;
-                          return true;
-                        })};
+  s.errors = TokenDimErrors();
+  s.errors.push_back(mut::Dim("query_start_loc", 0, 1));
+  for (ErrorCase& e : CumulativeErrors("qsl", "query_start_loc")) s.errors.push_back(std::move(e));
   for (ErrorCase& e : HeadErrors(Build)) s.errors.push_back(std::move(e));
   s.claims = {DecodeTokenByToken(), SplitSequences()};
   s.goldens = {{"gdn_prefill", GoldenPrefill}};

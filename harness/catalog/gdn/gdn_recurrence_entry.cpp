@@ -225,6 +225,76 @@ ErrorCase MetaError(const std::string& name, const std::string& tensor, const st
           expect};
 }
 
+std::map<std::string, std::vector<double>> OutAndStateF32(const oracle::GdnResult<float>& f) {
+  return {{"out", std::vector<double>(f.out.begin(), f.out.end())},
+          {"state", std::vector<double>(f.state.begin(), f.state.end())}};
+}
+
+std::vector<OutputSpec> OutAndStateOutputs() { return {{"out", OutTolerance()}, {"state", StateTolerance()}}; }
+
+TensorData LeadingRows(const TensorData& t, int64_t lo, int64_t hi, const std::string& name, Role role) {
+  int64_t row = 1;
+  for (std::size_t d = 1; d < t.shape.size(); ++d) row *= t.shape[d];
+  const std::vector<double> all = t.Values();
+  std::vector<int64_t> shape = t.shape;
+  shape[0] = hi - lo;
+  return TensorFromValues(name, t.dtype, shape, role, std::vector<double>(all.begin() + lo * row, all.begin() + hi * row));
+}
+
+std::vector<OperandRule> TokenOperandsAnd(std::vector<OperandRule> rest) {
+  std::vector<OperandRule> v = {entry::Operand("q", entry::kFloatIn, entry::kContiguous, {3}),
+                                entry::Operand("k", entry::kFloatIn, entry::kContiguous, {3}),
+                                entry::Operand("v", entry::kFloatIn, entry::kContiguous, {3}),
+                                entry::Operand("g", entry::kF32, entry::kContiguous, {2}),
+                                entry::Operand("beta", entry::kF32, entry::kContiguous, {2})};
+  v.insert(v.end(), rest.begin(), rest.end());
+  return v;
+}
+
+std::vector<ErrorCase> TokenDimErrors() {
+  return {mut::Dim("k", 1, 1),   mut::Dim("k", 2, -1),  mut::Dim("v", 0, 1),
+          mut::Dim("v", 2, 1),   mut::Dim("out", 0, 1), mut::Dim("out", 1, 1),
+          mut::Dim("g", 0, 1),   mut::Dim("beta", 1, 1), mut::Dim("state", 3, 1)};
+}
+
+std::vector<ErrorCase> CumulativeErrors(const std::string& prefix, const std::string& tensor) {
+  return {MetaError(prefix + "_first_nonzero", tensor, "start at",
+                    [](std::vector<int64_t>& v, const Case&) { v[0] = 1; return true; }),
+          MetaError(prefix + "_last_past_end", tensor, "end at",
+                    [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
+          MetaError(prefix + "_not_monotonic", tensor, "non-decreasing",
+                    [](std::vector<int64_t>& v, const Case&) {
+                      if (v.size() < 3) return false;
+                      v[v.size() - 2] = v.back() + 1;  // bounds still hold
+                      return true;
+                    }),
+          MetaError(prefix + "_first_step_negative", tensor, "non-decreasing",
+                    [](std::vector<int64_t>& v, const Case&) {
+                      if (v.size() < 3) return false;
+                      v[1] = -1;
+                      return true;
+                    })};
+}
+
+std::vector<ErrorCase> SlotErrors(const std::string& tensor) {
+  return {MetaError(tensor + "_out_of_range", tensor, "out of range",
+                    [](std::vector<int64_t>& v, const Case& c) {
+                      if (v.empty()) return false;
+                      v[v.size() / 2] = c.Get("state").shape[0];
+                      return true;
+                    }),
+          MetaError(tensor + "_duplicate", tensor, "duplicate",
+                    [](std::vector<int64_t>& v, const Case&) {
+                      for (std::size_t i = 0; i < v.size(); ++i) {
+                        if (v[i] >= 0 && v.size() >= 2) {
+                          v[(i + 1) % v.size()] = v[i];
+                          return true;
+                        }
+                      }
+                      return false;
+                    })};
+}
+
 }  // namespace vt::conform::gdn_entry
 
 #include "harness/golden/golden_check.h"

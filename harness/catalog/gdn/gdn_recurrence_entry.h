@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,24 @@ std::vector<ErrorCase> HeadErrors(std::function<void(Case&)> build);
 // Error case: edit the declared values of an i32 metadata tensor.
 ErrorCase MetaError(const std::string& name, const std::string& tensor, const std::string& expect,
                     std::function<bool(std::vector<int64_t>&, const Case&)> edit);
+
+// Pieces the four entries declare alike.
+// The f32 definition's outputs (out, state) and their tolerances.
+std::map<std::string, std::vector<double>> OutAndStateF32(const oracle::GdnResult<float>& f);
+std::vector<OutputSpec> OutAndStateOutputs();
+// Rows [lo, hi) of dim 0 of t as a new contiguous tensor.
+TensorData LeadingRows(const TensorData& t, int64_t lo, int64_t hi, const std::string& name, Role role);
+// q, k, v [T,H,D] and g, beta [T,Hv] (float inputs, contiguous), then `rest`.
+std::vector<OperandRule> TokenOperandsAnd(std::vector<OperandRule> rest);
+// The shape relations of q/k/v/g/beta/out/state, one extent broken each.
+std::vector<ErrorCase> TokenDimErrors();
+// A cumulative offsets tensor ([0, ..., T], non-decreasing): first not 0,
+// last past T, a later step decreasing, the first step decreasing (a check
+// that starts its loop one pair late misses only that one). Names
+// prefix + "_first_nonzero" etc.
+std::vector<ErrorCase> CumulativeErrors(const std::string& prefix, const std::string& tensor);
+// Live state slots: one out of range, one duplicated (a parallel race).
+std::vector<ErrorCase> SlotErrors(const std::string& tensor);
 
 }  // namespace vt::conform::gdn_entry
 

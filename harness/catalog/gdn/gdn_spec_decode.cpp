@@ -118,23 +118,9 @@ OracleResult Oracle(const Case& c) {
           {"state", BaselineOf(truth.state, f32.state, oracle::Fmt::kF32, ExpandRows(untouched, d.SlotElems()))}};
 }
 
-std::map<std::string, std::vector<double>> OracleF32(const Case& c) {
-  const auto f = Eval<float>(c);
-  return {{"out", std::vector<double>(f.out.begin(), f.out.end())},
-          {"state", std::vector<double>(f.state.begin(), f.state.end())}};
-}
+std::map<std::string, std::vector<double>> OracleF32(const Case& c) { return OutAndStateF32(Eval<float>(c)); }
 
-std::vector<OutputSpec> Outputs(const Case&) { return {{"out", OutTolerance()}, {"state", StateTolerance()}}; }
-
-// Rows [lo, hi) of dim 0 of t as a new contiguous tensor.
-TensorData Rows(const TensorData& t, int64_t lo, int64_t hi, const std::string& name, Role role) {
-  int64_t row = 1;
-  for (std::size_t d = 1; d < t.shape.size(); ++d) row *= t.shape[d];
-  const std::vector<double> all = t.Values();
-  std::vector<int64_t> shape = t.shape;
-  shape[0] = hi - lo;
-  return TensorFromValues(name, t.dtype, shape, role, std::vector<double>(all.begin() + lo * row, all.begin() + hi * row));
-}
+std::vector<OutputSpec> Outputs(const Case&) { return OutAndStateOutputs(); }
 
 // The rollback property: slot idx[r][j] after the step holds exactly the
 // state gdn_prefill reaches from the start slot over the request's first j+1
@@ -157,19 +143,19 @@ Claim Rollback() {
         pc.params = c.params;
         pc.params.op = "gdn_prefill";
         pc.params.Set("lens", std::vector<int64_t>{j + 1});
-        for (const char* name : {"q", "k", "v", "g", "beta"}) pc.tensors.push_back(Rows(c.Get(name), lo, lo + j + 1, name, Role::kInput));
-        pc.tensors.push_back(Rows(c.Get("state"), m.Start(r), m.Start(r) + 1, "state", Role::kInPlace));
+        for (const char* name : {"q", "k", "v", "g", "beta"}) pc.tensors.push_back(LeadingRows(c.Get(name), lo, lo + j + 1, name, Role::kInput));
+        pc.tensors.push_back(LeadingRows(c.Get("state"), m.Start(r), m.Start(r) + 1, "state", Role::kInPlace));
         pc.tensors.push_back(TensorFromValues("query_start_loc", vt::DType::kI32, {2}, Role::kInput,
                                               {0.0, static_cast<double>(j + 1)}));
-        pc.tensors.push_back(PoisonedLike("out", c.Get("out").dtype, Rows(c.Get("out"), lo, lo + j + 1, "o", Role::kOutput).shape));
+        pc.tensors.push_back(PoisonedLike("out", c.Get("out").dtype, LeadingRows(c.Get("out"), lo, lo + j + 1, "o", Role::kOutput).shape));
         const Execution e = Execute(*prefill, pc, ctx);
         if (!e.guard_error.empty()) return ClaimOutcome::Violated("gdn_prefill: " + e.guard_error);
         const std::string where = "request " + std::to_string(r) + ", j = " + std::to_string(j) + ": ";
-        const std::string dout = DiffBytes(e.after.Get("out"), Rows(full.after.Get("out"), lo, lo + j + 1, "out", Role::kOutput));
+        const std::string dout = DiffBytes(e.after.Get("out"), LeadingRows(full.after.Get("out"), lo, lo + j + 1, "out", Role::kOutput));
         if (!dout.empty()) return ClaimOutcome::Violated(where + "out " + dout);
         const int64_t snap = m.Snap(r, j);
         if (snap < 0) continue;
-        const std::string dst = DiffBytes(e.after.Get("state"), Rows(full.after.Get("state"), snap, snap + 1, "state", Role::kInPlace));
+        const std::string dst = DiffBytes(e.after.Get("state"), LeadingRows(full.after.Get("state"), snap, snap + 1, "state", Role::kInPlace));
         if (!dst.empty()) return ClaimOutcome::Violated(where + "slot " + std::to_string(snap) + " " + dst);
       }
     }
@@ -195,24 +181,24 @@ Claim SplitRequests() {
       one.params = c.params;
       one.params.Set("lens", std::vector<int64_t>{hi - lo});
       one.params.Set("accepted", std::vector<int64_t>{m.accepted[r]});
-      for (const char* name : {"q", "k", "v", "g", "beta"}) one.tensors.push_back(Rows(c.Get(name), lo, hi, name, Role::kInput));
+      for (const char* name : {"q", "k", "v", "g", "beta"}) one.tensors.push_back(LeadingRows(c.Get(name), lo, hi, name, Role::kInput));
       one.tensors.push_back(CopyTensor(c.Get("state"), "state", Role::kInPlace));
       one.tensors.push_back(TensorFromValues("cu_seqlens", vt::DType::kI32, {2}, Role::kInput, {0.0, static_cast<double>(hi - lo)}));
-      one.tensors.push_back(Rows(c.Get("state_indices"), static_cast<int64_t>(r), static_cast<int64_t>(r) + 1, "state_indices", Role::kInput));
+      one.tensors.push_back(LeadingRows(c.Get("state_indices"), static_cast<int64_t>(r), static_cast<int64_t>(r) + 1, "state_indices", Role::kInput));
       one.tensors.push_back(TensorFromValues("num_accepted_tokens", vt::DType::kI32, {1}, Role::kInput,
                                              {static_cast<double>(m.accepted[r])}));
-      one.tensors.push_back(PoisonedLike("out", c.Get("out").dtype, Rows(c.Get("out"), lo, hi, "o", Role::kOutput).shape));
+      one.tensors.push_back(PoisonedLike("out", c.Get("out").dtype, LeadingRows(c.Get("out"), lo, hi, "o", Role::kOutput).shape));
       const Execution e = Execute(op, one, ctx);
       if (!e.guard_error.empty()) return ClaimOutcome::Violated(e.guard_error);
       const std::string where = "request " + std::to_string(r) + ": ";
-      const std::string dout = DiffBytes(e.after.Get("out"), Rows(full.after.Get("out"), lo, hi, "out", Role::kOutput));
+      const std::string dout = DiffBytes(e.after.Get("out"), LeadingRows(full.after.Get("out"), lo, hi, "out", Role::kOutput));
       if (!dout.empty()) return ClaimOutcome::Violated(where + "out " + dout);
       if (m.Start(r) < 0) continue;
       for (int64_t t = 0; t < hi - lo; ++t) {
         const int64_t s = m.Snap(r, t);
         if (s < 0) continue;
-        const std::string d = DiffBytes(Rows(e.after.Get("state"), s, s + 1, "state", Role::kInPlace),
-                                        Rows(full.after.Get("state"), s, s + 1, "state", Role::kInPlace));
+        const std::string d = DiffBytes(LeadingRows(e.after.Get("state"), s, s + 1, "state", Role::kInPlace),
+                                        LeadingRows(full.after.Get("state"), s, s + 1, "state", Role::kInPlace));
         if (!d.empty()) return ClaimOutcome::Violated(where + "slot " + std::to_string(s) + " " + d);
       }
     }
@@ -251,16 +237,11 @@ OpSpec Spec_gdn_spec_decode() {
   s.oracle = Oracle;
   s.oracle_f32 = OracleF32;
   s.outputs = Outputs;
-  s.contract = {{entry::Operand("q", entry::kFloatIn, entry::kContiguous, {3}),
-                 entry::Operand("k", entry::kFloatIn, entry::kContiguous, {3}),
-                 entry::Operand("v", entry::kFloatIn, entry::kContiguous, {3}),
-                 entry::Operand("g", entry::kF32, entry::kContiguous, {2}),
-                 entry::Operand("beta", entry::kF32, entry::kContiguous, {2}),
-                 entry::Operand("cu_seqlens", {vt::DType::kI32}, entry::kContiguous, {1}),
-                 entry::Operand("state_indices", {vt::DType::kI32}, entry::kContiguous, {2}),
-                 entry::Operand("num_accepted_tokens", {vt::DType::kI32}, entry::kContiguous, {1}),
-                 entry::Written("state", entry::kF32, entry::kContiguous, {4}),
-                 entry::Written("out", entry::kFloatOut, entry::kContiguous, {3})},
+  s.contract = {TokenOperandsAnd({entry::Operand("cu_seqlens", {vt::DType::kI32}, entry::kContiguous, {1}),
+                                  entry::Operand("state_indices", {vt::DType::kI32}, entry::kContiguous, {2}),
+                                  entry::Operand("num_accepted_tokens", {vt::DType::kI32}, entry::kContiguous, {1}),
+                                  entry::Written("state", entry::kF32, entry::kContiguous, {4}),
+                                  entry::Written("out", entry::kFloatOut, entry::kContiguous, {3})}),
                 {entry::PositiveFinite("scale")}};
   s.errors = {mut::Dim("k", 1, 1),
               mut::Dim("v", 0, 1),
@@ -279,22 +260,6 @@ OpSpec Spec_gdn_spec_decode() {
                           return true;
                         },
                         "C >= 1"),
-              MetaError("cu_first_nonzero", "cu_seqlens", "start at", [](std::vector<int64_t>& v, const Case&) { v[0] = 1; return true; }),
-              MetaError("cu_last_past_end", "cu_seqlens", "end at", [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
-              MetaError("cu_not_monotonic", "cu_seqlens", "non-decreasing",
-                        [](std::vector<int64_t>& v, const Case&) {
-                          if (v.size() < 3) return false;
-                          v[v.size() - 2] = v.back() + 1;
-                          return true;
-                        }),
-              // The first step decreasing (a negative second offset): a check
-              // that starts its loop one pair late misses it.
-              MetaError("cu_first_step_negative", "cu_seqlens", "non-decreasing",
-                        [](std::vector<int64_t>& v, const Case&) {
-                          if (v.size() < 3) return false;
-                          v[1] = -1;
-                          return true;
-                        }),
               ParamError("request_longer_than_columns", "token count",
                          [](Params& p) {
                            std::vector<int64_t> lens = Ints(p, "lens");
@@ -316,23 +281,9 @@ OpSpec Spec_gdn_spec_decode() {
                           v.back() = c.Get("state_indices").shape[1] + 1;
                           return true;
                         }),
-              MetaError("state_indices_out_of_range", "state_indices", "out of range",
-                        [](std::vector<int64_t>& v, const Case& c) {
-                          if (v.empty()) return false;
-                          v[v.size() / 2] = c.Get("state").shape[0];
-                          return true;
-                        }),
-              MetaError("state_indices_duplicate", "state_indices", "duplicate",
-                        [](std::vector<int64_t>& v, const Case&) {
-                          for (std::size_t i = 0; i < v.size(); ++i) {
-                            if (v[i] >= 0 && v.size() >= 2) {
-                              v[(i + 1) % v.size()] = v[i];
-                              return true;
-                            }
-                          }
-                          return false;
-                        }),
               StartIsOtherSnapshot()};
+  for (ErrorCase& e : SlotErrors("state_indices")) s.errors.push_back(std::move(e));
+  for (ErrorCase& e : CumulativeErrors("cu", "cu_seqlens")) s.errors.push_back(std::move(e));
   for (ErrorCase& e : HeadErrors(Build)) s.errors.push_back(std::move(e));
   s.claims = {Rollback(), SplitRequests()};
   return s;

@@ -138,4 +138,37 @@ ErrorCase IndexOutOfRange(const std::string& tensor, const std::string& target, 
           tensor};
 }
 
+OracleResult ExactParts(const std::vector<std::vector<double>>& parts) {
+  OracleResult r;
+  for (std::size_t i = 0; i < 3; ++i) r[kSplitParts[i]] = ExactValues(parts[i]);
+  return r;
+}
+
+std::vector<TensorData> PartBytes(const Case& c, vt::DType in_dtype, const std::vector<std::vector<uint64_t>>& parts) {
+  std::vector<TensorData> out;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const TensorData& o = c.Get(kSplitParts[i]);
+    out.push_back(FromBits(o.name, o.dtype, o.shape, ThroughF32(in_dtype, o.dtype, parts[i])));
+  }
+  return out;
+}
+
+std::vector<OutputSpec> ExactPartOutputs() {
+  std::vector<OutputSpec> v;
+  for (const char* part : kSplitParts) v.push_back({part, Exact(kMoveReason)});
+  return v;
+}
+
+ErrorCase PartCountNotMultiple(const std::string& input, const std::string& part) {
+  return {part + "_count_not_multiple_of_T",
+          [input, part](Case& c) {
+            if (c.Get(input).shape[0] < 2) return false;
+            TensorData& o = c.Get(part);
+            o.shape = {o.Numel() + 1};
+            o.SetContiguous();
+            return true;
+          },
+          part};
+}
+
 }  // namespace vt::conform::glue

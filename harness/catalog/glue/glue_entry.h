@@ -61,6 +61,18 @@ ErrorCase IndexOutOfRange(const std::string& tensor, const std::string& target, 
 // so it replaces it.
 ErrorCase StridedIndex(const std::string& tensor);
 
+// The three outputs of a row split (qkv_split, gdn_conv_split), and the
+// pieces of their entries: exact values, the expected bytes after the float
+// move from the input's dtype, the exact rule per part, and the error case
+// "part's element count no longer a multiple of T" (one more element, flat:
+// the width count / T implies is unchanged, so only divisibility breaks;
+// needs T >= 2, T = dim 0 of `input`).
+inline constexpr const char* kSplitParts[] = {"q_out", "k_out", "v_out"};
+OracleResult ExactParts(const std::vector<std::vector<double>>& parts);
+std::vector<TensorData> PartBytes(const Case& c, vt::DType in_dtype, const std::vector<std::vector<uint64_t>>& parts);
+std::vector<OutputSpec> ExactPartOutputs();
+ErrorCase PartCountNotMultiple(const std::string& input, const std::string& part);
+
 // The reason every float move carries.
 inline constexpr const char* kMoveReason =
     "a move: each element widened to f32 (exact) and stored to the output dtype (round to nearest "

@@ -7,7 +7,7 @@
 namespace vt::conform {
 namespace {
 
-const char* const kParts[] = {"q_out", "k_out", "v_out"};
+const auto& kParts = glue::kSplitParts;
 const char* const kDims[] = {"Q", "K", "V"};
 
 rc::Gen<Params> Gen(Tier tier) {
@@ -50,44 +50,15 @@ std::vector<int64_t> Dims(const Case& c) {
 }
 
 OracleResult Oracle(const Case& c) {
-  const auto parts = oracle::QkvSplit<double>(c.Get("qkv").shape[0], Dims(c), c.Get("qkv").Values());
-  OracleResult r;
-  for (int i = 0; i < 3; ++i) r[kParts[i]] = glue::ExactValues(parts[static_cast<std::size_t>(i)]);
-  return r;
+  return glue::ExactParts(oracle::QkvSplit<double>(c.Get("qkv").shape[0], Dims(c), c.Get("qkv").Values()));
 }
 
 std::vector<TensorData> OracleBytes(const Case& c) {
   const TensorData& in = c.Get("qkv");
-  const auto parts = oracle::QkvSplit<uint64_t>(in.shape[0], Dims(c), glue::Bits(in));
-  std::vector<TensorData> out;
-  for (int i = 0; i < 3; ++i) {
-    const TensorData& o = c.Get(kParts[i]);
-    out.push_back(glue::FromBits(o.name, o.dtype, o.shape,
-                                 glue::ThroughF32(in.dtype, o.dtype, parts[static_cast<std::size_t>(i)])));
-  }
-  return out;
+  return glue::PartBytes(c, in.dtype, oracle::QkvSplit<uint64_t>(in.shape[0], Dims(c), glue::Bits(in)));
 }
 
-std::vector<OutputSpec> Outputs(const Case&) {
-  std::vector<OutputSpec> v;
-  for (const char* part : kParts) v.push_back({part, Exact(glue::kMoveReason)});
-  return v;
-}
-
-// part's element count no longer a multiple of T (one more element, flat):
-// the width it implies (count / T, rounded down) is unchanged, so only the
-// divisibility condition breaks. Needs T >= 2.
-ErrorCase CountNotMultiple(const std::string& part) {
-  return {part + "_count_not_multiple_of_T",
-          [part](Case& c) {
-            if (c.Get("qkv").shape[0] < 2) return false;
-            TensorData& o = c.Get(part);
-            o.shape = {o.Numel() + 1};
-            o.SetContiguous();
-            return true;
-          },
-          part};
-}
+std::vector<OutputSpec> Outputs(const Case&) { return glue::ExactPartOutputs(); }
 
 }  // namespace
 
@@ -118,7 +89,7 @@ OpSpec Spec_qkv_split() {
          return true;
        },
        "T > 0"},
-      CountNotMultiple("q_out"), CountNotMultiple("k_out"), CountNotMultiple("v_out"),
+      glue::PartCountNotMultiple("qkv", "q_out"), glue::PartCountNotMultiple("qkv", "k_out"), glue::PartCountNotMultiple("qkv", "v_out"),
       // Another float dtype than qkv's (each inside the accepted set).
       mut::DType("q_out", vt::DType::kBF16), mut::DType("q_out", vt::DType::kF32),
       mut::DType("k_out", vt::DType::kBF16), mut::DType("k_out", vt::DType::kF32),

@@ -15,39 +15,15 @@
 #include <limits>
 #include <vector>
 
+#include "cpu/access.h"
 #include "vt/codec.h"
 #include "vt/tensor.h"
 
 namespace vt::cpu::attn {
 
-struct F32Storage {
-  static float Load(const void* base, int64_t i) {
-    float f;
-    std::memcpy(&f, static_cast<const char*>(base) + i * 4, 4);
-    return f;
-  }
-  static void Store(void* base, int64_t i, float v) { std::memcpy(static_cast<char*>(base) + i * 4, &v, 4); }
-};
-
-struct F16Storage {
-  static float Load(const void* base, int64_t i) {
-    uint16_t h;
-    std::memcpy(&h, static_cast<const char*>(base) + i * 2, 2);
-    return F16ToF32(h);
-  }
-};
-
-struct BF16Storage {
-  static float Load(const void* base, int64_t i) {
-    uint16_t b;
-    std::memcpy(&b, static_cast<const char*>(base) + i * 2, 2);
-    return BF16ToF32(b);
-  }
-  static void Store(void* base, int64_t i, float v) {
-    const uint16_t b = F32ToBF16(v);
-    std::memcpy(static_cast<char*>(base) + i * 2, &b, 2);
-  }
-};
+using F32Storage = cpu::F32Elem;
+using F16Storage = cpu::F16Elem;
+using BF16Storage = cpu::BF16Elem;
 
 // fn(In{}, Out{}) with the storage types of the inputs (f32/f16/bf16) and of
 // out (f32/bf16); the validator has refused every other dtype.

@@ -1,8 +1,6 @@
-// Typed element access for the conv and state-movement kernels: each kernel
-// resolves its operands' storage types ONCE per call (WithFloat) and runs an
-// inner loop typed on them, instead of a dtype switch per element. Loads
-// widen f16/bf16 to f32 exactly; stores round to nearest even (vt/codec.h).
-// memcpy keeps every access safe for unaligned views.
+// Storage helpers of the conv and state-movement kernels: the typed element
+// access of cpu/access.h (resolved once per call), whole small operands
+// widened once, metadata reads.
 #pragma once
 
 #include <cstdint>
@@ -15,47 +13,14 @@
 
 namespace vt::cpu::conv {
 
-struct F32Elem {
-  static float Load(const void* base, int64_t i) {
-    float f;
-    std::memcpy(&f, static_cast<const char*>(base) + i * 4, 4);
-    return f;
-  }
-  static void Store(void* base, int64_t i, float v) { std::memcpy(static_cast<char*>(base) + i * 4, &v, 4); }
-};
-
-struct F16Elem {
-  static float Load(const void* base, int64_t i) {
-    uint16_t h;
-    std::memcpy(&h, static_cast<const char*>(base) + i * 2, 2);
-    return F16ToF32(h);
-  }
-  static void Store(void* base, int64_t i, float v) {
-    const uint16_t h = F32ToF16(v);
-    std::memcpy(static_cast<char*>(base) + i * 2, &h, 2);
-  }
-};
-
-struct BF16Elem {
-  static float Load(const void* base, int64_t i) {
-    uint16_t b;
-    std::memcpy(&b, static_cast<const char*>(base) + i * 2, 2);
-    return BF16ToF32(b);
-  }
-  static void Store(void* base, int64_t i, float v) {
-    const uint16_t b = F32ToBF16(v);
-    std::memcpy(static_cast<char*>(base) + i * 2, &b, 2);
-  }
-};
+using cpu::BF16Elem;
+using cpu::F16Elem;
+using cpu::F32Elem;
 
 // fn(Elem{}) for the f32 / f16 / bf16 storage of dt (validated upstream).
 template <class Fn>
 void WithFloat(DType dt, Fn&& fn) {
-  switch (dt) {
-    case DType::kF16: fn(F16Elem{}); break;
-    case DType::kBF16: fn(BF16Elem{}); break;
-    default: fn(F32Elem{}); break;
-  }
+  cpu::WithFloatElem(dt, static_cast<Fn&&>(fn));
 }
 
 // Every element of a small contiguous float operand (weights, bias) widened

@@ -45,13 +45,7 @@ void NormRopeHead(const void* src, int64_t at, int64_t dh, const void* w, bool g
   for (int64_t j = rot; j < dh; ++j) Out::Store(out, out_at + j, normed[static_cast<size_t>(j)]);
 }
 
-struct F16Storage {
-  static float Load(const void* base, int64_t i) {
-    uint16_t h;
-    std::memcpy(&h, static_cast<const char*>(base) + i * 2, 2);
-    return F16ToF32(h);
-  }
-};
+using F16Storage = cpu::F16Elem;
 
 template <class Fn>
 void WithInputStorage(DType dt, Fn&& fn) {

@@ -13,32 +13,15 @@
 #include <cstdint>
 #include <cstring>
 
+#include "cpu/access.h"
 #include "vt/codec.h"
 #include "vt/ops_rope.h"
 #include "vt/tensor.h"
 
 namespace vt::cpu::rope {
 
-struct F32Storage {
-  static float Load(const void* base, int64_t i) {
-    float f;
-    std::memcpy(&f, static_cast<const char*>(base) + i * 4, 4);
-    return f;
-  }
-  static void Store(void* base, int64_t i, float v) { std::memcpy(static_cast<char*>(base) + i * 4, &v, 4); }
-};
-
-struct BF16Storage {
-  static float Load(const void* base, int64_t i) {
-    uint16_t b;
-    std::memcpy(&b, static_cast<const char*>(base) + i * 2, 2);
-    return BF16ToF32(b);
-  }
-  static void Store(void* base, int64_t i, float v) {
-    const uint16_t b = F32ToBF16(v);
-    std::memcpy(static_cast<char*>(base) + i * 2, &b, 2);
-  }
-};
+using F32Storage = cpu::F32Elem;
+using BF16Storage = cpu::BF16Elem;
 
 // Calls fn(Storage{}) for the f32 / bf16 storage of dt (validated upstream).
 template <class Fn>
