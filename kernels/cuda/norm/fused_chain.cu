@@ -3,8 +3,7 @@
 // rounding every store to its slot's dtype. A barrier separates the steps: a
 // step may read (rms_norm reads the whole row) what other threads stored in
 // the step before. rms_norm steps reduce with BlockSum (cuda/core/reduce.cuh).
-#include "cuda/core/access.cuh"
-#include "cuda/core/reduce.cuh"
+#include "cuda/norm/norm_row.cuh"
 
 namespace vt::VT_CUDA_NS {
 namespace {
@@ -25,14 +24,7 @@ __global__ void FusedChainKernel(Slots s, FusedRecipe recipe, int64_t rows, int6
       const DevPtr dst = s.t[st.out];
       float inv = 0.0f;
       if (st.op == FusedOp::kRmsNorm) {
-        double acc = 0.0;
-        for (int64_t j = threadIdx.x; j < h; j += blockDim.x) {
-          const float v = LoadSlot(s, st.in0, row, h, j);
-          const float sq = v * v;
-          acc += static_cast<double>(sq);
-        }
-        const float sumsq = static_cast<float>(BlockSum(acc, scratch));
-        inv = 1.0f / SqrtF(sumsq / static_cast<float>(h) + eps);
+        inv = RowInvRms(h, eps, scratch, [&](int64_t j) { return LoadSlot(s, st.in0, row, h, j); });
       }
       for (int64_t j = threadIdx.x; j < h; j += blockDim.x) {
         const float a = LoadSlot(s, st.in0, row, h, j);

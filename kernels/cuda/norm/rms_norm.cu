@@ -3,8 +3,7 @@
 // rounded value (the value the definition normalises); the row's sum of
 // squares is a block reduction (cuda/core/reduce.cuh); then
 // out = v * inv * w (gemma: w + 1), inv = 1 / sqrt(sumsq / H + eps).
-#include "cuda/core/access.cuh"
-#include "cuda/core/reduce.cuh"
+#include "cuda/norm/norm_row.cuh"
 
 namespace vt::VT_CUDA_NS {
 namespace {
@@ -14,22 +13,10 @@ __global__ void RmsNormKernel(DevPtr out, DevPtr x, DevPtr w, DevPtr res, int64_
   __shared__ double scratch[33];
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
     const int64_t base = row * h;
-    double acc = 0.0;
+    const float inv = RowInvRms(h, eps, scratch, [&](int64_t j) { return StreamResidual(x, res, base + j); });
     for (int64_t j = threadIdx.x; j < h; j += blockDim.x) {
-      float v = Load(x, base + j);
-      if (res.p != nullptr) {
-        Store(res, base + j, v + Load(res, base + j));
-        v = Load(res, base + j);
-      }
-      const float sq = v * v;
-      acc += static_cast<double>(sq);
-    }
-    const float sumsq = static_cast<float>(BlockSum(acc, scratch));
-    const float inv = 1.0f / SqrtF(sumsq / static_cast<float>(h) + eps);
-    for (int64_t j = threadIdx.x; j < h; j += blockDim.x) {
-      const float v = res.p != nullptr ? Load(res, base + j) : Load(x, base + j);
-      float wj = Load(w, j);
-      if (gemma) wj += 1.0f;
+      const float v = NormedInput(x, res, base + j);
+      const float wj = NormWeight(w, j, gemma);
       Store(out, base + j, v * inv * wj);
     }
   }

@@ -1,7 +1,7 @@
 // rms_norm_gated CUDA kernel: one block per flat row; inv from a block
 // reduction of the row's squares (mean), then ((x * inv) * w) * act(gate).
-#include "cuda/core/reduce.cuh"
 #include "cuda/norm/gated_rows.cuh"
+#include "cuda/norm/norm_row.cuh"
 
 namespace vt::VT_CUDA_NS {
 namespace {
@@ -11,14 +11,7 @@ __global__ void RmsNormGatedKernel(DevPtr out, DevPtr x, GateView gate, DevPtr w
   __shared__ double scratch[33];
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
     const int64_t base = row * d;
-    double acc = 0.0;
-    for (int64_t j = threadIdx.x; j < d; j += blockDim.x) {
-      const float v = Load(x, base + j);
-      const float sq = v * v;
-      acc += static_cast<double>(sq);
-    }
-    const float sumsq = static_cast<float>(BlockSum(acc, scratch));
-    const float inv = 1.0f / SqrtF(sumsq / static_cast<float>(d) + eps);
+    const float inv = RowInvRms(d, eps, scratch, [&](int64_t j) { return Load(x, base + j); });
     const int64_t gbase = GateRowBase(gate, row);
     for (int64_t j = threadIdx.x; j < d; j += blockDim.x) {
       Store(out, base + j, GatedValue(Load(x, base + j), inv, Load(w, j), Load(gate.p, gbase + j), sigmoid_gate));

@@ -1,7 +1,7 @@
 // rms_norm_gated_quant_fp8 CUDA kernel: rms_norm_gated's value rounded to
 // bf16, then e4m3(bf16 * (1 / input_scale)). One block per flat row.
-#include "cuda/core/reduce.cuh"
 #include "cuda/norm/gated_rows.cuh"
+#include "cuda/norm/norm_row.cuh"
 
 namespace vt::VT_CUDA_NS {
 namespace {
@@ -11,14 +11,7 @@ __global__ void RmsNormGatedQuantFp8Kernel(uint8_t* out, DevPtr x, GateView gate
   __shared__ double scratch[33];
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
     const int64_t base = row * d;
-    double acc = 0.0;
-    for (int64_t j = threadIdx.x; j < d; j += blockDim.x) {
-      const float v = Load(x, base + j);
-      const float sq = v * v;
-      acc += static_cast<double>(sq);
-    }
-    const float sumsq = static_cast<float>(BlockSum(acc, scratch));
-    const float inv = 1.0f / SqrtF(sumsq / static_cast<float>(d) + eps);
+    const float inv = RowInvRms(d, eps, scratch, [&](int64_t j) { return Load(x, base + j); });
     const int64_t gbase = GateRowBase(gate, row);
     for (int64_t j = threadIdx.x; j < d; j += blockDim.x) {
       const float v = GatedValue(Load(x, base + j), inv, Load(w, j), Load(gate.p, gbase + j), sigmoid_gate);

@@ -1,8 +1,7 @@
 // rms_norm_quant_fp8 CUDA kernel: rms_norm's row (residual stream included),
 // the normed value rounded to bf16 (optionally stored to out_bf16), then
 // e4m3(bf16 * (1 / input_scale)). One block per row.
-#include "cuda/core/access.cuh"
-#include "cuda/core/reduce.cuh"
+#include "cuda/norm/norm_row.cuh"
 
 namespace vt::VT_CUDA_NS {
 namespace {
@@ -12,22 +11,10 @@ __global__ void RmsNormQuantFp8Kernel(uint8_t* out, uint16_t* out_bf16, DevPtr x
   __shared__ double scratch[33];
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
     const int64_t base = row * h;
-    double acc = 0.0;
+    const float inv = RowInvRms(h, eps, scratch, [&](int64_t j) { return StreamResidual(x, res, base + j); });
     for (int64_t j = threadIdx.x; j < h; j += blockDim.x) {
-      float v = Load(x, base + j);
-      if (res.p != nullptr) {
-        Store(res, base + j, v + Load(res, base + j));
-        v = Load(res, base + j);
-      }
-      const float sq = v * v;
-      acc += static_cast<double>(sq);
-    }
-    const float sumsq = static_cast<float>(BlockSum(acc, scratch));
-    const float inv = 1.0f / SqrtF(sumsq / static_cast<float>(h) + eps);
-    for (int64_t j = threadIdx.x; j < h; j += blockDim.x) {
-      const float v = res.p != nullptr ? Load(res, base + j) : Load(x, base + j);
-      float wj = Load(w, j);
-      if (gemma) wj += 1.0f;
+      const float v = NormedInput(x, res, base + j);
+      const float wj = NormWeight(w, j, gemma);
       const uint16_t b = F32ToBf16(v * inv * wj);
       if (out_bf16 != nullptr) out_bf16[base + j] = b;
       out[base + j] = F32ToFp8E4M3(Bf16ToF32(b) * inv_scale);
