@@ -255,17 +255,12 @@ OpSpec Spec_causal_conv1d_fwd() {
   s.oracle = entry::Bounds(Eval<Bounded>);
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
-  s.contract = {{entry::Written("out", entry::kFloatOut, entry::kContiguous, {2}),
-                 entry::Operand("x", entry::kFloatIn, entry::kRowStrided, {2}),
-                 entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {2}),
-                 entry::Operand("bias", entry::kFloatIn, entry::kContiguous, {1}),
-                 entry::Written("conv_state", entry::kF32, entry::kContiguous, {3}),
-                 entry::Operand("query_start_loc", {vt::DType::kI32}, entry::kContiguous, {1}),
-                 entry::Operand("has_initial_state", {vt::DType::kI8, vt::DType::kI32}, entry::kContiguous, {1})},
+  s.contract = {conv::CoreOperandsAnd({entry::Operand("query_start_loc", {vt::DType::kI32}, entry::kContiguous, {1}),
+                                entry::Operand("has_initial_state", {vt::DType::kI8, vt::DType::kI32}, entry::kContiguous, {1})}),
                 {}};
-  s.values.specials = {{"x"}, {"weight"}, {"conv_state"}};
-  s.errors = {mut::Dim("weight", 0, 1), mut::Dim("bias", 0, 1), mut::Dim("out", 0, 1), mut::Dim("out", 1, 1),
-              mut::Dim("conv_state", 1, 1), mut::Dim("conv_state", 2, 1), mut::Dim("query_start_loc", 0, 1),
+  s.values.specials = conv::CoreSpecials();
+  s.errors = conv::CoreDimErrors();
+  for (ErrorCase& e : std::vector<ErrorCase>{mut::Dim("conv_state", 2, 1), mut::Dim("query_start_loc", 0, 1),
               mut::Dim("has_initial_state", 0, 1), conv::ZeroWidth(), conv::NarrowState(),
               conv::EditInts("qsl_last_past_T", "query_start_loc", "query_start_loc",
                              [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
@@ -281,7 +276,9 @@ OpSpec Spec_causal_conv1d_fwd() {
                                if (v.size() < 3) return false;
                                v[1] = -1;
                                return true;
-                             })};
+                             })}) {
+    s.errors.push_back(std::move(e));
+  }
   s.claims = {
       {"update_steps", "fwd over each sequence == causal_conv1d_update token by token (outputs and state, bit for bit)",
        nullptr, UpdateSteps},

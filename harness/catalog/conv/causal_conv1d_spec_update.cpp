@@ -206,18 +206,13 @@ OpSpec Spec_causal_conv1d_spec_update() {
   s.oracle = entry::Bounds(Eval<Bounded>);
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
-  s.contract = {{entry::Written("out", entry::kFloatOut, entry::kContiguous, {2}),
-                 entry::Operand("x", entry::kFloatIn, entry::kRowStrided, {2}),
-                 entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {2}),
-                 entry::Operand("bias", entry::kFloatIn, entry::kContiguous, {1}),
-                 entry::Written("conv_state", entry::kF32, entry::kContiguous, {3}),
-                 entry::Operand("conv_state_indices", {vt::DType::kI32}, entry::kContiguous, {1}),
-                 entry::Operand("num_accepted_tokens", {vt::DType::kI32}, entry::kContiguous, {1}),
-                 entry::Operand("cu_seqlens", {vt::DType::kI32}, entry::kContiguous, {1})},
+  s.contract = {conv::CoreOperandsAnd({entry::Operand("conv_state_indices", {vt::DType::kI32}, entry::kContiguous, {1}),
+                                entry::Operand("num_accepted_tokens", {vt::DType::kI32}, entry::kContiguous, {1}),
+                                entry::Operand("cu_seqlens", {vt::DType::kI32}, entry::kContiguous, {1})}),
                 {}};
-  s.values.specials = {{"x"}, {"weight"}, {"conv_state"}};
-  s.errors = {mut::Dim("weight", 0, 1), mut::Dim("bias", 0, 1), mut::Dim("out", 0, 1), mut::Dim("out", 1, 1),
-              mut::Dim("conv_state", 1, 1), mut::Dim("conv_state_indices", 0, 1),
+  s.values.specials = conv::CoreSpecials();
+  s.errors = conv::CoreDimErrors();
+  for (ErrorCase& e : std::vector<ErrorCase>{mut::Dim("conv_state_indices", 0, 1),
               mut::Dim("num_accepted_tokens", 0, 1), conv::NarrowState(), conv::ZeroWidth(),
               {"weight_width_1",
                [](Case& c) {
@@ -257,7 +252,9 @@ OpSpec Spec_causal_conv1d_spec_update() {
                                v.back() = c.Get("conv_state").shape[0];
                                return true;
                              }),
-              conv::DuplicateSlot("conv_state_indices")};
+              conv::DuplicateSlot("conv_state_indices")}) {
+    s.errors.push_back(std::move(e));
+  }
   s.claims = {SameAs("mql1_eq_update",
                      "at max_query_len 1 (L = K-1, accepted 1) == causal_conv1d_update over the requests with a "
                      "token (out and state)",

@@ -170,16 +170,11 @@ OpSpec Spec_causal_conv1d_update() {
   s.oracle = entry::Bounds(Eval<Bounded>);
   s.oracle_f32 = entry::F32(Eval<float>);
   s.outputs = Outputs;
-  s.contract = {{entry::Written("out", entry::kFloatOut, entry::kContiguous, {2}),
-                 entry::Operand("x", entry::kFloatIn, entry::kRowStrided, {2}),
-                 entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {2}),
-                 entry::Operand("bias", entry::kFloatIn, entry::kContiguous, {1}),
-                 entry::Written("conv_state", entry::kF32, entry::kContiguous, {3}),
-                 entry::Operand("conv_state_indices", {vt::DType::kI32}, entry::kContiguous, {1})},
+  s.contract = {conv::CoreOperandsAnd({entry::Operand("conv_state_indices", {vt::DType::kI32}, entry::kContiguous, {1})}),
                 {}};
-  s.values.specials = {{"x"}, {"weight"}, {"conv_state"}};
-  s.errors = {mut::Dim("weight", 0, 1), mut::Dim("bias", 0, 1), mut::Dim("out", 0, 1), mut::Dim("out", 1, 1),
-              mut::Dim("conv_state", 1, 1), mut::Dim("conv_state_indices", 0, 1), conv::NarrowState(),
+  s.values.specials = conv::CoreSpecials();
+  s.errors = conv::CoreDimErrors();
+  for (ErrorCase& e : std::vector<ErrorCase>{mut::Dim("conv_state_indices", 0, 1), conv::NarrowState(),
               conv::ZeroWidth(),
               {"conv_state_rows_not_batch",
                [](Case& c) {
@@ -203,7 +198,9 @@ OpSpec Spec_causal_conv1d_update() {
                                v.front() = 2147483647;
                                return true;
                              }),
-              conv::DuplicateSlot("conv_state_indices")};
+              conv::DuplicateSlot("conv_state_indices")}) {
+    s.errors.push_back(std::move(e));
+  }
   Claim slice = RowSlice({"x", "out", "conv_state"});
   slice.applies = [](const Params& p) { return p.Str("indices") == "none" && p.Int("T") >= 2; };
   s.claims = {slice,

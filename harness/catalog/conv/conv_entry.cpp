@@ -172,4 +172,21 @@ std::vector<double> BiasValues(const Case& c) {
   return b != nullptr ? b->Values() : std::vector<double>{};
 }
 
+std::vector<OperandRule> CoreOperandsAnd(std::vector<OperandRule> rest) {
+  std::vector<OperandRule> v = {entry::Written("out", entry::kFloatOut, entry::kContiguous, {2}),
+                                entry::Operand("x", entry::kFloatIn, entry::kRowStrided, {2}),
+                                entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {2}),
+                                entry::Operand("bias", entry::kFloatIn, entry::kContiguous, {1}),
+                                entry::Written("conv_state", entry::kF32, entry::kContiguous, {3})};
+  v.insert(v.end(), rest.begin(), rest.end());
+  return v;
+}
+
+std::vector<SpecialCarrier> CoreSpecials() { return {{"x"}, {"weight"}, {"conv_state"}}; }
+
+std::vector<ErrorCase> CoreDimErrors() {
+  return {mut::Dim("weight", 0, 1), mut::Dim("bias", 0, 1), mut::Dim("out", 0, 1), mut::Dim("out", 1, 1),
+          mut::Dim("conv_state", 1, 1)};
+}
+
 }  // namespace vt::conform::conv

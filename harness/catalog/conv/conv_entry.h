@@ -42,6 +42,14 @@ ErrorCase EditInts(const std::string& name, const std::string& tensor, const std
 // The live slot of one row repeated in another live row (H-2).
 ErrorCase DuplicateSlot(const std::string& tensor);
 // conv_state one tap narrower than K-1 (K >= 2).
+// What the three conv entries declare alike: out, x (rows may be padded),
+// weight, bias, the f32 conv_state (in place), then `rest`; the special-value
+// carriers x, weight, conv_state; the shape relations of weight, bias, out
+// and conv_state's channel dim, one extent broken each.
+std::vector<OperandRule> CoreOperandsAnd(std::vector<OperandRule> rest);
+std::vector<SpecialCarrier> CoreSpecials();
+std::vector<ErrorCase> CoreDimErrors();
+
 ErrorCase NarrowState();
 // weight's kernel width 0 (K >= 1 required).
 ErrorCase ZeroWidth();

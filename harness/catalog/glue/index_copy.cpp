@@ -23,12 +23,7 @@ rc::Gen<Params> Gen(Tier tier) {
     p.Set("idx_kind", kind);
     p.Set("N", n);
     p.Set("M", m);
-    p.Set("rank", *gen::Pick(std::vector<std::string>{"2d", "2d", "3d", "1d"}));
-    p.Set("G", *gen::Heads(tier));
-    p.Set("D", *glue::HeadDim(tier));
-    p.Set("pad", *gen::Pad());  // out's rows may be padded
-    p.Set("scale", *gen::Scale());
-    p.Set("fill", *glue::FillKnob());
+    glue::DrawRowKnobs(p, tier);  // out's rows may be padded
     p.seed = *gen::Seed();
     return p;
   });

@@ -26,4 +26,13 @@ int64_t RowElems(const TensorData& t) {
   return n;
 }
 
+void DrawRowKnobs(Params& p, Tier tier) {
+  p.Set("rank", *gen::Pick(std::vector<std::string>{"2d", "2d", "3d", "1d"}));
+  p.Set("G", *gen::Heads(tier));
+  p.Set("D", *HeadDim(tier));
+  p.Set("pad", *gen::Pad());
+  p.Set("scale", *gen::Scale());
+  p.Set("fill", *FillKnob());
+}
+
 }  // namespace vt::conform::glue

@@ -14,6 +14,10 @@ inline const std::vector<vt::DType> kAnyDType = {vt::DType::kF32, vt::DType::kF1
                                                  vt::DType::kU8,  vt::DType::kI32, vt::DType::kI64};
 rc::Gen<std::string> AnyDType();
 
+// The row knobs RowsShape and RowFill read: "rank", "G", "D", "pad" (rows of
+// the indexed tensor may be padded), "scale", "fill".
+void DrawRowKnobs(Params& p, Tier tier);
+
 // [rows, D...] under the "rank" knob: "1d" [rows], "2d" [rows, D], "3d" [rows, G, D].
 std::vector<int64_t> RowsShape(const Params& p, int64_t rows);
 

@@ -13,12 +13,7 @@ rc::Gen<Params> Gen(Tier tier) {
     p.Set("dtype", *glue::AnyDType());
     p.Set("N", *gen::Pick(std::vector<int64_t>{1, 2, 3, 17, 64, 257}));
     p.Set("M", *gen::Rows(tier));
-    p.Set("rank", *gen::Pick(std::vector<std::string>{"2d", "2d", "3d", "1d"}));
-    p.Set("G", *gen::Heads(tier));
-    p.Set("D", *glue::HeadDim(tier));
-    p.Set("pad", *gen::Pad());  // in's rows may be padded
-    p.Set("scale", *gen::Scale());
-    p.Set("fill", *glue::FillKnob());
+    glue::DrawRowKnobs(p, tier);  // in's rows may be padded
     p.seed = *gen::Seed();
     return p;
   });
