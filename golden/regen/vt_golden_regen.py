@@ -22,7 +22,8 @@ from vt_regen import env  # noqa: E402  (standard library only)
 REPO = Path(__file__).resolve().parents[2]
 OPS = ["rmsnorm", "rmsnorm_gated", "l2norm", "silu_and_mul", "gelu_and_mul", "embedding", "matmul", "rope", "long_context_rope",
        "moe_router_topk", "causal_conv1d_fwd", "causal_conv1d_update", "gdn_prefill", "gdn_decode",
-       "dense_attention", "moe_block", "scaled_fp4_quant", "silu_and_mul_fp4_quant", "matmul_nvfp4_fp4"]
+       "dense_attention", "moe_block", "scaled_fp4_quant", "silu_and_mul_fp4_quant", "silu_mul_fp4_quant",
+       "sigmoid_gate_fp4_quant", "matmul_nvfp4_fp4"]
 # Ops whose upstream reference is known but not wired yet, with the reason.
 # (rmsnorm_gated: the silu gate only, through fla's plain-torch rms_norm_ref;
 # the sigmoid gate exists only in the Triton kernel.)
@@ -69,7 +70,8 @@ def regen(a):
                 "gdn_prefill": ops_gdn.gdn_prefill, "gdn_decode": ops_gdn.gdn_decode,
                 "dense_attention": ops_composite.dense_attention, "moe_block": ops_composite.moe_block,
                 "scaled_fp4_quant": ops_fp4.scaled_fp4_quant, "silu_and_mul_fp4_quant": ops_fp4.silu_and_mul_fp4_quant,
-                "matmul_nvfp4_fp4": ops_fp4.matmul_nvfp4_fp4}
+                "silu_mul_fp4_quant": ops_fp4.silu_mul_fp4_quant,
+                "sigmoid_gate_fp4_quant": ops_fp4.sigmoid_gate_fp4_quant, "matmul_nvfp4_fp4": ops_fp4.matmul_nvfp4_fp4}
     ops = OPS if a.all else a.op
     out = Path(a.out)
     # The checksum lock identifies recorded cases by folder name too: a

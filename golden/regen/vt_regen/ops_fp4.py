@@ -111,7 +111,7 @@ def _activations(g, m, k, dtype, spread=1.0):
 
 def scaled_fp4_quant(seed, dtype, shape):
     m, k = QUANT_SHAPES[shape]
-    cases = []
+    cases = scaled_fp4_quant_ties(seed, dtype, shape)
     for layout in ("linear", "swizzled"):
         name = f"scaled_fp4_quant_{layout}_{dtype}_{shape}"
         g = generator(seed, name)
@@ -130,6 +130,52 @@ def scaled_fp4_quant(seed, dtype, shape):
     return cases
 
 
+TIES = [0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0, 6.0]  # every e2m1 tie and the saturation edge
+
+
+def _ties(g, m, k, dtype, gsi):
+    """Targeted values (gsi a power of two): each group's block scale is a power of two b (so 1/block is
+    exact), amax exactly 6b, and the other elements +-b times an e2m1 tie / the saturation edge or a value
+    inside (-6b, 6b); b spans 2^-15 .. 2^2 so that s = gsi * b reaches e4m3 subnormal scales (2^-9 ..
+    2^-7 at gsi = 64); one group in 8 all zero."""
+    groups = k // 16
+    e = torch.randint(-15, 3, (m, groups, 1), generator=g).double()
+    b = torch.pow(2.0, e)
+    pick = torch.randint(0, len(TIES), (m, groups, 16), generator=g)
+    t = torch.tensor(TIES, dtype=torch.float64)[pick]
+    inside = (torch.rand(m, groups, 16, generator=g, dtype=torch.float64) * 12 - 6).to(TORCH_DTYPE[dtype]).double()
+    use_inside = torch.rand(m, groups, 16, generator=g) < 0.25
+    t = torch.where(use_inside, inside, t)
+    sign = torch.where(torch.rand(m, groups, 16, generator=g) < 0.5, -1.0, 1.0).double()
+    t = t * sign
+    t[..., 0] = 6.0 * sign[..., 0]  # amax = 6b exactly
+    x = t * b
+    x[torch.rand(m, groups, generator=g) < 0.125] = 0.0
+    x = x.reshape(m, k)
+    out = x.to(TORCH_DTYPE[dtype])
+    if not torch.equal(out.double(), x):
+        raise ValueError("ties case: a targeted value is not representable in " + dtype)
+    return out
+
+
+def scaled_fp4_quant_ties(seed, dtype, shape):
+    if shape != "small":
+        return []
+    m, k = 8, 128
+    name = f"scaled_fp4_quant_ties_{dtype}_{shape}"
+    g = generator(seed, name)
+    gsi = 64.0
+    x = _ties(g, m, k, dtype, gsi)
+    packed, scale, fn, adj = quantize(x, gsi, "linear")
+    return [Case(name, "scaled_fp4_quant", {"gsi": gsi, "scale_layout": "linear", "block_size": 16, "aim": "ties"},
+                 {"x": (dtype, to_store(x, dtype)), "out_packed": ("u8", packed), "out_scale": ("fp8_e4m3", scale)},
+                 ["x"], ["out_packed", "out_scale"], *QUANT_TOL,
+                 provenance(fn, "ref_nvfp4_quant (plain torch) on CPU tensors, gsi = 64; x targeted at every e2m1 "
+                            "tie and the saturation edge under power-of-two block scales (normal and e4m3 "
+                            "subnormal), one group in 8 zero; packing as the other scaled_fp4_quant cases",
+                            adj, seed=seed))]
+
+
 def _silu_mul_bf16(gate_up):
     """vLLM's SiluAndMul.forward_native evaluated in f32, rounded once to bf16: the activation the fused
     silu_and_mul_nvfp4_quant kernel quantizes (f32 silu(gate) * up, one conversion to the 16-bit type)."""
@@ -140,6 +186,31 @@ def _silu_mul_bf16(gate_up):
     return act.to(torch.bfloat16), SiluAndMul.forward_native
 
 
+ACT_WHY = (". The bf16 activation (recorded as act_bf16) is computed on both sides - torch's f32 {what} and the "
+           "kernel's - and the two could round to different bf16 neighbours where the f32 value lies within an ulp "
+           "or two of a bf16 midpoint; the adapter also runs the op's activation (bf16 out) and compares it with "
+           "act_bf16 exactly, so such an element would show as an act_bf16 mismatch, not hide in the codes")
+
+
+def _fused_case(seed, name, op, inputs, act, act_how, act_callable, adj, dtype, layout):
+    gsi = global_scale(act)
+    packed, scale, fn, qadj = quantize(act, gsi, layout)
+    tensors = {n: (d, to_store(t, d)) for n, (d, t) in inputs.items()}
+    tensors.update({"act_bf16": ("bf16", to_store(act, "bf16")), "out_packed": ("u8", packed),
+                    "out_scale": ("fp8_e4m3", scale)})
+    prov = provenance(fn, act_how + ", rounded once to bf16, then ref_nvfp4_quant (plain torch), gsi = "
+                      "448*6/amax(act) in f32; packing as scaled_fp4_quant", qadj + adj, seed=seed)
+    prov["activation_callable"] = f"{act_callable.__module__}.{act_callable.__qualname__}"
+    return Case(name, op, {"gsi": gsi, "scale_layout": layout, "block_size": 16}, tensors, list(inputs),
+                ["act_bf16", "out_packed", "out_scale"], dict(QUANT_TOL[0]),
+                QUANT_TOL[1] + ACT_WHY.format(what="activation"), prov)
+
+
+UPCAST = ("bf16 inputs upcast to f32 before the activation: on bf16 tensors torch would round an intermediate to "
+          "bf16 before the multiply, which neither the fused CUDA kernel nor the seed does (f32 math, one "
+          "conversion to bf16)")
+
+
 def silu_and_mul_fp4_quant(seed, dtype, shape):
     m, i = GLU_SHAPES[shape]
     layout = "linear" if shape == "small" else "swizzled"
@@ -147,26 +218,54 @@ def silu_and_mul_fp4_quant(seed, dtype, shape):
     g = generator(seed, name)
     gate_up = (torch.randn(m, 2 * i, generator=g) * 2.0).to(TORCH_DTYPE[dtype])
     act, act_fn = _silu_mul_bf16(gate_up)
-    gsi = global_scale(act)
-    packed, scale, fn, adj = quantize(act, gsi, layout)
-    how = (f"SiluAndMul.forward_native on gate_up{'.float()' if dtype == 'bf16' else ''} (f32), rounded once to "
-           "bf16 (as the fused kernel and the vllm.cpp contract: silu * up through bf16 before the quant), then "
-           "ref_nvfp4_quant (plain torch), gsi = 448*6/amax(act) in f32; packing as scaled_fp4_quant")
-    if dtype == "bf16":
-        adj = adj + ["bf16 gate_up upcast to f32 before SiluAndMul.forward_native: forward_native on bf16 would "
-                     "round silu(gate) to bf16 before the multiply, which neither the fused CUDA kernel nor the "
-                     "seed does"]
-    tol = dict(QUANT_TOL[0])
-    why = (QUANT_TOL[1] + ". The bf16 activation (recorded as act_bf16) is itself computed twice - torch's f32 "
-           "silu (Sleef exp) and the kernel's - and could round to different bf16 neighbours where the f32 "
-           "product lies within an ulp or two of a bf16 midpoint; the adapter checks our bf16 activation "
-           "against act_bf16 and reports any such element: none in these cases")
-    return [Case(name, "silu_and_mul_fp4_quant", {"gsi": gsi, "scale_layout": layout, "block_size": 16},
-                 {"gate_up": (dtype, to_store(gate_up, dtype)), "act_bf16": ("bf16", to_store(act, "bf16")),
-                  "out_packed": ("u8", packed), "out_scale": ("fp8_e4m3", scale)},
-                 ["gate_up"], ["act_bf16", "out_packed", "out_scale"], tol, why,
-                 provenance(fn, how, adj + [f"activation by {act_fn.__module__}.{act_fn.__qualname__}"],
-                            seed=seed))]
+    return [_fused_case(seed, name, "silu_and_mul_fp4_quant", {"gate_up": (dtype, gate_up)}, act,
+                        "SiluAndMul.forward_native on gate_up" + (".float()" if dtype == "bf16" else "") +
+                        " (f32; the fused silu_and_mul_nvfp4_quant kernel and the vllm.cpp contract round silu * up "
+                        "through bf16 before the quant)", act_fn, [UPCAST] if dtype == "bf16" else [], dtype, layout)]
+
+
+def silu_mul_fp4_quant(seed, dtype, shape):
+    """The two-input form (gate, up [M, I]): SiluAndMul on their concatenation, gate first."""
+    m, i = GLU_SHAPES[shape]
+    layout = "swizzled" if shape == "small" else "linear"
+    name = f"silu_mul_fp4_quant_{layout}_{dtype}_{shape}"
+    g = generator(seed, name)
+    gate = (torch.randn(m, i, generator=g) * 2.0).to(TORCH_DTYPE[dtype])
+    up = (torch.randn(m, i, generator=g) * 2.0).to(TORCH_DTYPE[dtype])
+    act, act_fn = _silu_mul_bf16(torch.cat([gate, up], dim=-1))
+    return [_fused_case(seed, name, "silu_mul_fp4_quant", {"gate": (dtype, gate), "up": (dtype, up)}, act,
+                        "SiluAndMul.forward_native on torch.cat([gate, up], -1)" +
+                        (".float()" if dtype == "bf16" else "") + " (f32)", act_fn,
+                        ["gate and up concatenated (gate first) into SiluAndMul's [M, 2I] input"] +
+                        ([UPCAST] if dtype == "bf16" else []), dtype, layout)]
+
+
+def sigmoid_gate_fp4_quant(seed, dtype, shape):
+    """Qwen3-Next's attention output gate feeding o_proj's fp4 quant (an Inductor fusion upstream, no named
+    op): qwen3_next.py's `attn_output * torch.sigmoid(gate)`, in f32 (attn upcast; gate f32 as the op takes
+    it), rounded once to bf16."""
+    import hashlib
+    from pathlib import Path
+
+    import vllm
+    m, k = QUANT_SHAPES[shape]
+    layout = "linear" if shape == "small" else "swizzled"
+    name = f"sigmoid_gate_fp4_quant_{layout}_{dtype}_{shape}"
+    g = generator(seed, name)
+    attn = _activations(g, m, k, dtype, spread=0.5)
+    gate = torch.randn(m, k, generator=g) * 2.0
+    act = (attn.float() * torch.sigmoid(gate)).to(torch.bfloat16)
+    model = Path(vllm.__file__).parent / "model_executor" / "models" / "qwen3_next.py"
+    case = _fused_case(seed, name, "sigmoid_gate_fp4_quant", {"attn": (dtype, attn), "gate": ("f32", gate)}, act,
+                       "attn.float() * torch.sigmoid(gate) (the expression of Qwen3NextAttention.forward in "
+                       "vllm/model_executor/models/qwen3_next.py; the module itself is not importable in the "
+                       "pinned environment: it needs compressed_tensors)", torch.sigmoid,
+                       ["gate f32 (the op's contract); attn upcast to f32, the product rounded once to bf16 (the "
+                        "seed's sigmoid_gate_bf16 boundary)"], dtype, layout)
+    case.tol_reason = QUANT_TOL[1] + ACT_WHY.format(what="sigmoid")
+    case.oracle["gate_expression_source"] = "vllm/model_executor/models/qwen3_next.py"
+    case.oracle["gate_expression_source_sha256"] = hashlib.sha256(model.read_bytes()).hexdigest()
+    return [case]
 
 
 def _decoded(vals, scale_f32, k):

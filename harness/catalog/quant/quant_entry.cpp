@@ -353,4 +353,17 @@ GoldenMapping GoldenFp4Quant(const GoldenCase& g, const std::string& op, const s
   return m;
 }
 
+void CheckActivation(GoldenMapping& m, const GoldenCase& g, const std::string& act_op,
+                     std::function<Case(const Case&)> derive) {
+  if (!g.Has("act_bf16")) return;
+  m.then = [act_op, derive](Case& after, const vt::ExecContext& ctx) {
+    const OpSpec* op = FindOp(act_op);
+    if (op == nullptr) throw std::logic_error("golden adapter names unknown op " + act_op);
+    const Execution e = Execute(*op, derive(after), ctx);
+    if (!e.guard_error.empty()) throw std::runtime_error(act_op + " wrote outside its operands: " + e.guard_error);
+    after.tensors.push_back(CopyTensor(e.after.Get("out"), "act", Role::kOutput));
+  };
+  m.compare.emplace_back("act", "act_bf16");
+}
+
 }  // namespace vt::conform::quant

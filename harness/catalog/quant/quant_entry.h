@@ -101,4 +101,11 @@ Claim ComposedOf(std::string name, std::string statement, std::string act_op,
 GoldenMapping GoldenFp4Quant(const GoldenCase& g, const std::string& op, const std::string& input, int64_t per_i,
                              std::vector<std::string> also = {});
 
+// A fused case's recorded bf16 activation (act_bf16), when the golden has
+// one: the mapping's tail runs `act_op` on the case `derive` builds from the
+// fused case (bf16 out) and compares its out with act_bf16 too, so that an
+// activation that rounded differently is reported as such.
+void CheckActivation(GoldenMapping& m, const GoldenCase& g, const std::string& act_op,
+                     std::function<Case(const Case&)> derive);
+
 }  // namespace vt::conform::quant

@@ -1,11 +1,6 @@
 // Catalog entry: silu_and_mul_fp4_quant (vLLM silu_and_mul_nvfp4_quant: the
 // one-input form, gate_up [M, 2I] with the gate half first).
-#include <stdexcept>
-
 #include "harness/catalog/act/act_entry.h"
-#include "harness/catalog/catalog.h"
-#include "harness/catalog/claims.h"
-#include "harness/golden/golden_check.h"
 #include "harness/catalog/quant/quant_entry.h"
 #include "oracles/quant/silu_and_mul_fp4_quant.h"
 #include "vt/ops.h"
@@ -69,14 +64,7 @@ Case AsSiluAndMul(const Case& c) {
 // silu_and_mul (bf16 out) on gate_up and compares it with act_bf16 as well.
 GoldenMapping GoldenSiluAndMulFp4(const GoldenCase& g) {
   GoldenMapping m = quant::GoldenFp4Quant(g, "silu_and_mul_fp4_quant", "gate_up", 2);
-  if (g.Has("act_bf16")) {
-    m.then = [](Case& after, const vt::ExecContext& ctx) {
-      const Execution e = Execute(*FindOp("silu_and_mul"), AsSiluAndMul(after), ctx);
-      if (!e.guard_error.empty()) throw std::runtime_error("silu_and_mul wrote outside its operands: " + e.guard_error);
-      after.tensors.push_back(CopyTensor(e.after.Get("out"), "act", Role::kOutput));
-    };
-    m.compare.emplace_back("act", "act_bf16");
-  }
+  quant::CheckActivation(m, g, "silu_and_mul", AsSiluAndMul);
   return m;
 }
 
