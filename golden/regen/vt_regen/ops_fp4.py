@@ -109,9 +109,70 @@ def _activations(g, m, k, dtype, spread=1.0):
     return x.to(TORCH_DTYPE[dtype])
 
 
+def _e4m3_midpoints():
+    """The rounding midpoints between consecutive positive e4m3fn values (subnormals included), as f64."""
+    vals = torch.arange(0, 127, dtype=torch.int32).to(torch.uint8).view(torch.float8_e4m3fn).double()
+    vals = torch.unique(vals[torch.isfinite(vals)])
+    return ((vals[1:] + vals[:-1]) / 2).numpy()
+
+
+def _midpoints(g, m, k, gsi):
+    """f32 targeted values (gsi a power of two): in each group amax is chosen so that s = gsi * (amax *
+    f32(1/6)) - ref_nvfp4_quant's f32 arithmetic - lands exactly on an e4m3 rounding midpoint (so the scale
+    byte is decided by the tie rule), preferring an amax for which amax / 6 (a true division) rounds to a
+    different f32 value; the other 15 elements uniform in (-amax, amax)."""
+    c = np.float32(1.0 / 6.0)
+    mids = _e4m3_midpoints()
+    mids = mids[(mids >= 2.0 ** -9) & (mids <= 432.0)]
+    groups = k // 16
+    x = np.zeros((m, groups, 16), dtype=np.float32)
+    pick = torch.randint(0, len(mids), (m, groups), generator=g).numpy()
+    other = torch.rand(m, groups, 16, generator=g, dtype=torch.float64).numpy() * 2 - 1
+    sign = np.where(torch.rand(m, groups, generator=g).numpy() < 0.5, -1.0, 1.0)
+    for i in range(m):
+        for j in range(groups):
+            target = np.float32(mids[pick[i, j]] / gsi)
+            if float(target) * gsi != mids[pick[i, j]]:
+                raise ValueError("midpoint not representable")
+            a0 = np.float32(float(target) / float(c))
+            best = None
+            for step in range(-64, 65):
+                a = np.nextafter(a0, np.float32(np.inf if step > 0 else -np.inf), dtype=np.float32) if step else a0
+                for _ in range(abs(step) - 1):
+                    a = np.nextafter(a, np.float32(np.inf if step > 0 else -np.inf), dtype=np.float32)
+                if np.float32(a * c) == target:
+                    if best is None or (np.float32(a / np.float32(6.0)) != target and
+                                        np.float32(best / np.float32(6.0)) == target):
+                        best = a
+            if best is None:
+                raise ValueError("no f32 amax reaches the midpoint")
+            x[i, j] = (other[i, j] * float(best)).astype(np.float32)
+            x[i, j, 0] = sign[i, j] * best
+    return torch.from_numpy(x.reshape(m, k))
+
+
+def scaled_fp4_quant_midpoints(seed, dtype, shape):
+    if shape != "small" or dtype != "f32":
+        return []  # an f32 amax is needed to reach each midpoint exactly
+    m, k = 8, 128
+    name = f"scaled_fp4_quant_midpoints_{dtype}_{shape}"
+    g = generator(seed, name)
+    gsi = 16.0
+    x = _midpoints(g, m, k, gsi)
+    packed, scale, fn, adj = quantize(x, gsi, "linear")
+    return [Case(name, "scaled_fp4_quant", {"gsi": gsi, "scale_layout": "linear", "block_size": 16,
+                                            "aim": "midpoints"},
+                 {"x": (dtype, to_store(x, dtype)), "out_packed": ("u8", packed), "out_scale": ("fp8_e4m3", scale)},
+                 ["x"], ["out_packed", "out_scale"], *QUANT_TOL,
+                 provenance(fn, "ref_nvfp4_quant (plain torch) on CPU tensors, gsi = 16; each group's amax chosen "
+                            "so that gsi * (amax * f32(1/6)) is exactly an e4m3 rounding midpoint (the scale byte "
+                            "is the tie rule's; amax / 6 would round elsewhere where possible); packing as the "
+                            "other scaled_fp4_quant cases", adj, seed=seed))]
+
+
 def scaled_fp4_quant(seed, dtype, shape):
     m, k = QUANT_SHAPES[shape]
-    cases = scaled_fp4_quant_ties(seed, dtype, shape)
+    cases = scaled_fp4_quant_ties(seed, dtype, shape) + scaled_fp4_quant_midpoints(seed, dtype, shape)
     for layout in ("linear", "swizzled"):
         name = f"scaled_fp4_quant_{layout}_{dtype}_{shape}"
         g = generator(seed, name)
