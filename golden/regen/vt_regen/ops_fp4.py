@@ -40,6 +40,10 @@ QUANT_TOL = ({"atol": 0.0, "rtol": 0.0},
 
 def _emu():
     from vllm.model_executor.layers.quantization.utils import nvfp4_emulation_utils as emu
+    from vllm.platforms import current_platform
+    if current_platform.is_cuda_alike():
+        # ref_nvfp4_quant_dequant would run its Triton kernel instead of the plain-torch reference.
+        raise RuntimeError("vLLM sees a CUDA-alike platform: the NVFP4 emulation would not take its torch path")
     check_signature(emu.ref_nvfp4_quant, ["x", "global_scale", "block_size"])
     check_signature(emu.run_nvfp4_emulations, ["x", "input_global_scale", "weight", "weight_scale_swizzled",
                                                "weight_global_scale", "swizzle"])
@@ -135,11 +139,12 @@ def _midpoints(g, m, k, gsi):
             if float(target) * gsi != mids[pick[i, j]]:
                 raise ValueError("midpoint not representable")
             a0 = np.float32(float(target) / float(c))
+            below, above = [a0], [a0]
+            for _ in range(64):  # the f32 neighbours of a0, 64 each way, nearest first
+                below.append(np.nextafter(below[-1], np.float32(-np.inf), dtype=np.float32))
+                above.append(np.nextafter(above[-1], np.float32(np.inf), dtype=np.float32))
             best = None
-            for step in range(-64, 65):
-                a = np.nextafter(a0, np.float32(np.inf if step > 0 else -np.inf), dtype=np.float32) if step else a0
-                for _ in range(abs(step) - 1):
-                    a = np.nextafter(a, np.float32(np.inf if step > 0 else -np.inf), dtype=np.float32)
+            for a in [a0] + [v for pair in zip(below[1:], above[1:]) for v in pair]:
                 if np.float32(a * c) == target:
                     if best is None or (np.float32(a / np.float32(6.0)) != target and
                                         np.float32(best / np.float32(6.0)) == target):
