@@ -22,7 +22,8 @@ from vt_regen import env  # noqa: E402  (standard library only)
 REPO = Path(__file__).resolve().parents[2]
 OPS = ["rmsnorm", "rmsnorm_gated", "l2norm", "silu_and_mul", "gelu_and_mul", "embedding", "matmul", "rope", "long_context_rope",
        "moe_router_topk", "causal_conv1d_fwd", "causal_conv1d_update", "gdn_prefill", "gdn_decode",
-       "dense_attention", "moe_block"]
+       "dense_attention", "moe_block", "scaled_fp4_quant", "silu_and_mul_fp4_quant", "silu_mul_fp4_quant",
+       "sigmoid_gate_fp4_quant", "matmul_nvfp4_fp4"]
 # Ops whose upstream reference is known but not wired yet, with the reason.
 # (rmsnorm_gated: the silu gate only, through fla's plain-torch rms_norm_ref;
 # the sigmoid gate exists only in the Triton kernel.)
@@ -59,7 +60,7 @@ def parse(argv):
 
 
 def regen(a):
-    from vt_regen import ops_basic, ops_composite, ops_gdn, ops_more, ops_rope
+    from vt_regen import ops_basic, ops_composite, ops_fp4, ops_gdn, ops_more, ops_rope
     from vt_regen.caseio import commit_case
     builders = {"rmsnorm": ops_basic.rmsnorm, "silu_and_mul": ops_basic.silu_and_mul,
                 "gelu_and_mul": ops_basic.gelu_and_mul, "embedding": ops_basic.embedding,
@@ -67,7 +68,10 @@ def regen(a):
                 "rmsnorm_gated": ops_more.rmsnorm_gated, "l2norm": ops_more.l2norm, "moe_router_topk": ops_more.moe_router_topk,
                 "causal_conv1d_fwd": ops_more.causal_conv1d_fwd, "causal_conv1d_update": ops_more.causal_conv1d_update,
                 "gdn_prefill": ops_gdn.gdn_prefill, "gdn_decode": ops_gdn.gdn_decode,
-                "dense_attention": ops_composite.dense_attention, "moe_block": ops_composite.moe_block}
+                "dense_attention": ops_composite.dense_attention, "moe_block": ops_composite.moe_block,
+                "scaled_fp4_quant": ops_fp4.scaled_fp4_quant, "silu_and_mul_fp4_quant": ops_fp4.silu_and_mul_fp4_quant,
+                "silu_mul_fp4_quant": ops_fp4.silu_mul_fp4_quant,
+                "sigmoid_gate_fp4_quant": ops_fp4.sigmoid_gate_fp4_quant, "matmul_nvfp4_fp4": ops_fp4.matmul_nvfp4_fp4}
     ops = OPS if a.all else a.op
     out = Path(a.out)
     # The checksum lock identifies recorded cases by folder name too: a

@@ -1,9 +1,11 @@
 // Catalog entry: matmul_nvfp4_fp4 (W4A4 NVFP4 GEMM: vLLM cutlass_scaled_fp4_mm
 // and its emulation - both operands e2m1 with e4m3 block scales, times alpha).
+#include <cmath>
 #include <stdexcept>
 
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/quant/quant_entry.h"
+#include "harness/golden/golden_check.h"
 #include "oracles/quant/matmul_nvfp4_fp4.h"
 #include "vt/ops.h"
 
@@ -126,6 +128,43 @@ Claim DequantizedMatmul() {
   return c;
 }
 
+// vt-golden regen's cases (docs/goldens.md, "NVFP4 goldens"): vLLM's
+// run_nvfp4_emulations (dequantize, then torch.matmul in x's dtype) on x and a
+// weight quantized by ref_nvfp4_quant. The op runs on the emulation's own
+// codes and linear e4m3 scales of both operands (a_packed/a_scale =
+// ref_nvfp4_quant(x), b_packed/b_scale = the weight's), alpha from args (the
+// f32 product of the two dequantization global scales); out is compared under
+// the manifest's per-case derived tolerance (summation order and, f32, the
+// emulation's rounded dequantized operands).
+GoldenMapping GoldenMatmulNvfp4(const GoldenCase& g) {
+  GoldenMapping m;
+  for (const char* t : {"a_packed", "b_packed"}) {
+    if (g.Get(t).dtype != vt::DType::kU8 || g.Get(t).shape.size() != 2) throw GoldenUnsupported(std::string(t) + " is not u8 [rows, K/2]");
+  }
+  for (const char* t : {"a_scale", "b_scale"}) {
+    if (g.Get(t).fmt != oracle::Fmt::kFp8E4M3) throw GoldenUnsupported(std::string(t) + " is not fp8_e4m3");
+  }
+  if (g.ArgStr("scale_layout", "linear") != "linear") throw GoldenUnsupported("only linear block scales");
+  const int64_t rows = g.Get("a_packed").shape[0], n = g.Get("b_packed").shape[0], k = 2 * g.Get("a_packed").shape[1];
+  if (k % 16 != 0) throw GoldenUnsupported("K is not a multiple of 16");
+  const double alpha = g.ArgNum("alpha", NAN);
+  if (!std::isfinite(alpha)) throw GoldenUnsupported("no finite alpha in args");
+  const TensorData out = GoldenOutputLike(g, "out", "out");
+  Params p("matmul_nvfp4_fp4");
+  p.Set("out", DTypeKey(out));
+  p.Set("T", rows);
+  p.Set("N", n);
+  p.Set("G", k / 16);
+  p.Set("sscale", 1.0);
+  p.Set("alpha", alpha);
+  m.c.params = p;
+  m.c.tensors = {GoldenTensor(g, "a_packed", "a_packed", Role::kInput), GoldenTensor(g, "a_scale", "a_scale", Role::kInput),
+                 GoldenTensor(g, "b_packed", "b_packed", Role::kInput), GoldenTensor(g, "b_scale", "b_scale", Role::kInput),
+                 out};
+  m.compare = {{"out", "out"}};
+  return m;
+}
+
 }  // namespace
 
 OpSpec Spec_matmul_nvfp4_fp4() {
@@ -154,6 +193,7 @@ OpSpec Spec_matmul_nvfp4_fp4() {
               mut::Dim("b_scale", 1, 1),  mut::Dim("b_scale", 0, 1),  mut::Dim("out", 0, 1),
               mut::Dim("out", 1, 1)};
   s.claims = {RowSlice({"a_packed", "a_scale", "out"}), DequantizedMatmul()};
+  s.goldens = {{"matmul_nvfp4_fp4", GoldenMatmulNvfp4}};
   return s;
 }
 

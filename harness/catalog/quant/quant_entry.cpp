@@ -4,7 +4,10 @@
 #include <stdexcept>
 
 #include "harness/catalog/catalog.h"
+#include "harness/catalog/claims.h"
 #include "harness/core/rng.h"
+#include "harness/golden/golden_check.h"
+#include "harness/golden/golden_io.h"
 
 namespace vt::conform::quant {
 namespace {
@@ -292,6 +295,75 @@ Claim ComposedOf(std::string name, std::string statement, std::string act_op,
     return ClaimOutcome::Holds();
   };
   return c;
+}
+
+GoldenMapping GoldenFp4Quant(const GoldenCase& g, const std::string& op, const std::string& input, int64_t per_i,
+                             std::vector<std::string> also) {
+  GoldenMapping m;
+  const TensorData x = GoldenTensor(g, input, input, Role::kInput);
+  if (x.shape.size() != 2) throw GoldenUnsupported(input + " is not 2-D");
+  if (!vt::IsFloat(x.dtype)) throw GoldenUnsupported(input + " is not a float tensor");
+  if (x.shape[1] % per_i != 0) throw GoldenUnsupported(input + "'s inner dim does not split");
+  const int64_t rows = x.shape[0], k = x.shape[1] / per_i;
+  if (k % 16 != 0) throw GoldenUnsupported("the quantized dim " + std::to_string(k) + " is not a multiple of 16");
+  if (g.ArgNum("block_size", 16.0) != 16.0) throw GoldenUnsupported("block_size other than 16");
+  const std::string layout = g.ArgStr("scale_layout", "linear");
+  if (layout != "linear" && layout != "swizzled") throw GoldenUnsupported("scale_layout '" + layout + "'");
+  const double gsi = g.ArgNum("gsi", -1.0);
+  if (!(gsi >= 0.0)) throw GoldenUnsupported("no gsi >= 0 in args");
+  Params p(op);
+  p.Set(input, DTypeKey(x));
+  for (const std::string& a : also) p.Set(a, DTypeKey(g.Get(a)));
+  p.Set("T", rows);
+  p.Set("G", k / 16);
+  p.Set("gsi", gsi);
+  p.Set("scale", 1.0);
+  p.Set("aim", "none");
+  p.Set("scale_layout", layout);
+  m.c.params = p;
+  m.c.tensors = {x};
+  for (const std::string& a : also) m.c.tensors.push_back(GoldenTensor(g, a, a, Role::kInput));
+  TensorData packed = GoldenOutputLike(g, "out_packed", "out_packed");
+  TensorData scale = GoldenOutputLike(g, "out_scale", "out_scale");
+  if (scale.fmt != oracle::Fmt::kFp8E4M3) throw GoldenUnsupported("out_scale is not fp8_e4m3");
+  const std::vector<int64_t> want_scale =
+      layout == "swizzled" ? std::vector<int64_t>{RoundUp(rows, 128), RoundUp(k / 16, 4)} : std::vector<int64_t>{rows, k / 16};
+  if (packed.shape != std::vector<int64_t>{rows, k / 2} || scale.shape != want_scale) {
+    throw GoldenUnsupported("out_packed / out_scale shapes are not [M, K/2] / the layout's");
+  }
+  m.c.tensors.push_back(packed);
+  m.c.tensors.push_back(scale);
+  // ref_nvfp4_quant returns sign(x) * 0 = -0.0 for small negative x; the seed
+  // writes +0. Same value: canonicalise the golden's nibble 0x8 to 0x0.
+  TensorData canon = CopyTensor(g.Get("out_packed"), "out_packed", Role::kOutput);
+  std::vector<double> bytes = canon.Values();
+  int64_t neg_zero = 0;
+  for (double& b : bytes) {
+    auto v = static_cast<unsigned>(b);
+    if ((v & 0x0Fu) == 0x08u) { v &= 0xF0u; ++neg_zero; }
+    if ((v & 0xF0u) == 0x80u) { v &= 0x0Fu; ++neg_zero; }
+    b = v;
+  }
+  canon.SetValues(bytes);
+  m.golden_relaid.emplace("out_packed", canon);
+  m.side_checks.push_back({"out_packed", std::to_string(neg_zero) + " of " + std::to_string(2 * canon.Numel()) +
+                                             " codes are the reference's -0 (nibble 0x8), compared as +0 (0x0)",
+                           ""});
+  m.compare = {{"out_packed", "out_packed"}, {"out_scale", "out_scale"}};
+  return m;
+}
+
+void CheckActivation(GoldenMapping& m, const GoldenCase& g, const std::string& act_op,
+                     std::function<Case(const Case&)> derive) {
+  if (!g.Has("act_bf16")) return;
+  m.then = [act_op, derive](Case& after, const vt::ExecContext& ctx) {
+    const OpSpec* op = FindOp(act_op);
+    if (op == nullptr) throw std::logic_error("golden adapter names unknown op " + act_op);
+    const Execution e = Execute(*op, derive(after), ctx);
+    if (!e.guard_error.empty()) throw std::runtime_error(act_op + " wrote outside its operands: " + e.guard_error);
+    after.tensors.push_back(CopyTensor(e.after.Get("out"), "act", Role::kOutput));
+  };
+  m.compare.emplace_back("act", "act_bf16");
 }
 
 }  // namespace vt::conform::quant

@@ -89,4 +89,23 @@ Claim LayoutsAgree();
 Claim ComposedOf(std::string name, std::string statement, std::string act_op,
                  std::function<Case(const Case&)> derive);
 
+// Golden adapters (docs/goldens.md, "NVFP4 goldens"): a vt-golden regen case
+// of the fp4 quantizers (manifest op = the catalog op) mapped onto the op's
+// case: `input` (and `also`) the golden's input tensors, per_i input columns
+// per quantized column (2 for gate_up), args gsi and scale_layout (linear /
+// swizzled), outputs out_packed (u8, low nibble first) and out_scale
+// (fp8_e4m3). The reference's -0 codes (nibble 0x8: ref_nvfp4_quant's
+// sign(x) * 0) are compared as +0 (0x0), the seed's zero: the golden's bytes
+// are re-laid so, and the count is reported as a side check. Both outputs are
+// compared byte for byte under the manifest's tolerance (0).
+GoldenMapping GoldenFp4Quant(const GoldenCase& g, const std::string& op, const std::string& input, int64_t per_i,
+                             std::vector<std::string> also = {});
+
+// A fused case's recorded bf16 activation (act_bf16), when the golden has
+// one: the mapping's tail runs `act_op` on the case `derive` builds from the
+// fused case (bf16 out) and compares its out with act_bf16 too, so that an
+// activation that rounded differently is reported as such.
+void CheckActivation(GoldenMapping& m, const GoldenCase& g, const std::string& act_op,
+                     std::function<Case(const Case&)> derive);
+
 }  // namespace vt::conform::quant

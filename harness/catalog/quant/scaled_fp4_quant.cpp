@@ -74,6 +74,8 @@ OpSpec Spec_scaled_fp4_quant() {
   s.errors.push_back(quant::InnerNotMultipleOf16("x", 1));
   s.errors.push_back(mut::Dim("x", 0, 1));
   s.claims = {quant::LinearRowSlice({"x", "out_packed", "out_scale"}), quant::LayoutsAgree()};
+  // vt-golden regen's ref_nvfp4_quant cases (docs/goldens.md, "NVFP4 goldens").
+  s.goldens = {{"scaled_fp4_quant", [](const GoldenCase& g) { return quant::GoldenFp4Quant(g, "scaled_fp4_quant", "x", 1); }}};
   return s;
 }
 

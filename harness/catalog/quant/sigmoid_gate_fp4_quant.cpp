@@ -63,6 +63,14 @@ Case AsSigmoidGate(const Case& c) {
   return m;
 }
 
+// vt-golden regen's cases (docs/goldens.md, "NVFP4 goldens"): the codes
+// compared exactly, the recorded bf16 activation checked against sigmoid_gate_bf16.
+GoldenMapping GoldenFused(const GoldenCase& g) {
+  GoldenMapping m = quant::GoldenFp4Quant(g, "sigmoid_gate_fp4_quant", "attn", 1, {"gate"});
+  quant::CheckActivation(m, g, "sigmoid_gate_bf16", AsSigmoidGate);
+  return m;
+}
+
 }  // namespace
 
 OpSpec Spec_sigmoid_gate_fp4_quant() {
@@ -96,6 +104,7 @@ OpSpec Spec_sigmoid_gate_fp4_quant() {
                         "(same gsi, same scale layout)",
                         "sigmoid_gate_bf16", AsSigmoidGate),
   };
+  s.goldens = {{"sigmoid_gate_fp4_quant", GoldenFused}};
   return s;
 }
 

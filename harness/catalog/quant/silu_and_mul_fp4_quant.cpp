@@ -57,6 +57,17 @@ Case AsSiluAndMul(const Case& c) {
   return m;
 }
 
+// vt-golden regen's cases (docs/goldens.md, "NVFP4 goldens"): SiluAndMul's
+// f32 activation rounded once to bf16 (recorded as act_bf16), then
+// ref_nvfp4_quant. The codes are compared exactly; so that a code difference
+// can be told apart from an activation difference, the composite's tail runs
+// silu_and_mul (bf16 out) on gate_up and compares it with act_bf16 as well.
+GoldenMapping GoldenSiluAndMulFp4(const GoldenCase& g) {
+  GoldenMapping m = quant::GoldenFp4Quant(g, "silu_and_mul_fp4_quant", "gate_up", 2);
+  quant::CheckActivation(m, g, "silu_and_mul", AsSiluAndMul);
+  return m;
+}
+
 }  // namespace
 
 OpSpec Spec_silu_and_mul_fp4_quant() {
@@ -88,6 +99,7 @@ OpSpec Spec_silu_and_mul_fp4_quant() {
                         "same scale layout)",
                         "silu_and_mul", AsSiluAndMul),
   };
+  s.goldens = {{"silu_and_mul_fp4_quant", GoldenSiluAndMulFp4}};
   return s;
 }
 

@@ -64,6 +64,14 @@ Case AsMoeSiluMul(const Case& c) {
   return m;
 }
 
+// vt-golden regen's cases (docs/goldens.md, "NVFP4 goldens"): the codes
+// compared exactly, the recorded bf16 activation checked against moe_silu_mul.
+GoldenMapping GoldenFused(const GoldenCase& g) {
+  GoldenMapping m = quant::GoldenFp4Quant(g, "silu_mul_fp4_quant", "gate", 1, {"up"});
+  quant::CheckActivation(m, g, "moe_silu_mul", AsMoeSiluMul);
+  return m;
+}
+
 }  // namespace
 
 OpSpec Spec_silu_mul_fp4_quant() {
@@ -108,6 +116,7 @@ OpSpec Spec_silu_mul_fp4_quant() {
                         "same scale layout)",
                         "moe_silu_mul", AsMoeSiluMul),
   };
+  s.goldens = {{"silu_mul_fp4_quant", GoldenFused}};
   return s;
 }
 

@@ -78,10 +78,11 @@ TEST(ProjectGoldens, EveryCaseOfACatalogOpPasses) {
   // Every case in golden/data has a catalog op that maps it (rmsnorm 12,
   // rmsnorm_gated 12, l2norm 4, silu/gelu_and_mul 8, embedding 4, matmul 4,
   // rope 8, long_context_rope 84, moe_router_topk 12, causal_conv1d 4,
-  // gdn_prefill/decode 6, dense_attention 2, moe_block 4): none may be
-  // UNSUPPORTED, and at least that many must pass.
+  // gdn_prefill/decode 6, dense_attention 2, moe_block 4; NVFP4: scaled_fp4_quant
+  // 11, silu_and_mul_fp4_quant 4, silu_mul_fp4_quant 4, sigmoid_gate_fp4_quant 4,
+  // matmul_nvfp4_fp4 4): none may be UNSUPPORTED, and at least that many must pass.
   EXPECT_EQ(unsupported, 0);
-  EXPECT_GE(passed, 164);
+  EXPECT_GE(passed, 191);
 }
 
 // A small valid rmsnorm golden written from scratch (values need not be right
@@ -331,6 +332,36 @@ TEST(GoldenAdapters, VariantsBeyondTheRecordedCases) {
   const CaseResult none = CheckGoldenDir(d.string(), RunConfig{});
   EXPECT_EQ(none.status, Outcome::kUnsupported);
   EXPECT_NE(none.reason.find("paged_attention"), std::string::npos) << none.reason;
+}
+
+// An NVFP4 golden in vt-golden regen's format (docs/goldens.md, "NVFP4
+// goldens"): one group, amax 6 and gsi 1, so the scale is e4m3(1.0) and the
+// codes are the e2m1 values themselves (ties 0.25 -> 0, 0.75 -> 1, 1.25 -> 1,
+// 1.75 -> 2, 2.5 -> 2, 3.5 -> 4, 5 -> 4). The reference's -0 nibbles (0x8)
+// pass as +0 and are counted; a one-code slip fails.
+fs::path SmallFp4(const std::string& name, const std::vector<double>& packed) {
+  const fs::path d = TempDir(name);
+  Json tensors = Json::object();
+  WriteTensor(d, tensors, "x", "f32", {1, 16},
+              {6, -0.1, 0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5, -6, 0, -0.2, 1.5, -3, 4, 0.5});
+  WriteTensor(d, tensors, "out_packed", "u8", {1, 8}, packed);
+  WriteTensor(d, tensors, "out_scale", "fp8_e4m3", {1, 1}, {1.0});
+  WriteManifest(d, {{"op", "scaled_fp4_quant"}, {"args", {{"gsi", 1.0}, {"scale_layout", "linear"}, {"block_size", 16}}},
+                    {"tensors", tensors}, {"inputs", {"x"}}, {"outputs", {"out_packed", "out_scale"}},
+                    {"tol", {{"atol", 0.0}, {"rtol", 0.0}}}});
+  return d;
+}
+
+TEST(GoldenAdapters, Fp4CodesExactAndMinusZeroCanonicalised) {
+  const std::vector<double> ref = {0x87, 0x20, 0x42, 0x64, 0xF6, 0x80, 0xD3, 0x16};
+  CaseResult r = CheckGoldenDir(SmallFp4("fp4_ok", ref).string(), RunConfig{});
+  EXPECT_EQ(r.status, Outcome::kPassed) << r.reason << "\n" << r.detail;
+  EXPECT_NE(r.detail.find("2 of 16 codes are the reference's -0"), std::string::npos) << r.detail;
+  std::vector<double> slip = ref;
+  slip[1] = 0x30;  // 0.75 coded as 1.5
+  r = CheckGoldenDir(SmallFp4("fp4_slip", slip).string(), RunConfig{});
+  EXPECT_EQ(r.status, Outcome::kFailedIncorrect) << r.reason;
+  EXPECT_NE(r.reason.find("out_packed"), std::string::npos) << r.reason;
 }
 
 TEST(GoldenLayout, CaseRoundTripForEveryOp) {
