@@ -22,14 +22,19 @@ from vt_regen import env  # noqa: E402  (standard library only)
 REPO = Path(__file__).resolve().parents[2]
 OPS = ["rmsnorm", "rmsnorm_gated", "l2norm", "silu_and_mul", "gelu_and_mul", "embedding", "matmul", "rope", "long_context_rope",
        "moe_router_topk", "causal_conv1d_fwd", "causal_conv1d_update", "gdn_prefill", "gdn_decode",
-       "dense_attention", "moe_block"]
+       "dense_attention", "moe_block", "kda_gated_delta_rule", "kda_chunk_prefill", "mamba2_chunk_scan",
+       "mamba2_state_update"]
 # Ops whose upstream reference is known but not wired yet, with the reason.
 # (rmsnorm_gated: the silu gate only, through fla's plain-torch rms_norm_ref;
 # the sigmoid gate exists only in the Triton kernel.)
 UNSUPPORTED = {
     "gdn_packed_decode_bf16": "GPU-only packed kernel: no CPU-runnable reference exists",
+    "mamba2_chunk_scan_bf16": "Triton interpreter: " + "bf16 tl.dot is evaluated wrongly (ops_ssm.SCAN_BF16_WHY)",
+    "kda_chunk_prefill_chunked": "vLLM's chunk_kda_with_fused_gate does not run in the Triton interpreter "
+                                 "(ops_ssm.CHUNK_KDA_WHY); kda_chunk_prefill runs fused_kda_gate + fused_recurrent_kda",
 }
-TRITON_OPS = {"l2norm", "gdn_prefill", "gdn_decode"}  # run through the Triton interpreter: need --setup --with-triton
+TRITON_OPS = {"l2norm", "gdn_prefill", "gdn_decode", "kda_gated_delta_rule", "kda_chunk_prefill",
+              "mamba2_chunk_scan", "mamba2_state_update"}  # run through the Triton interpreter: need --setup --with-triton
 
 
 def parse(argv):
@@ -59,7 +64,7 @@ def parse(argv):
 
 
 def regen(a):
-    from vt_regen import ops_basic, ops_composite, ops_gdn, ops_more, ops_rope
+    from vt_regen import ops_basic, ops_composite, ops_gdn, ops_more, ops_rope, ops_ssm
     from vt_regen.caseio import commit_case
     builders = {"rmsnorm": ops_basic.rmsnorm, "silu_and_mul": ops_basic.silu_and_mul,
                 "gelu_and_mul": ops_basic.gelu_and_mul, "embedding": ops_basic.embedding,
@@ -67,7 +72,9 @@ def regen(a):
                 "rmsnorm_gated": ops_more.rmsnorm_gated, "l2norm": ops_more.l2norm, "moe_router_topk": ops_more.moe_router_topk,
                 "causal_conv1d_fwd": ops_more.causal_conv1d_fwd, "causal_conv1d_update": ops_more.causal_conv1d_update,
                 "gdn_prefill": ops_gdn.gdn_prefill, "gdn_decode": ops_gdn.gdn_decode,
-                "dense_attention": ops_composite.dense_attention, "moe_block": ops_composite.moe_block}
+                "dense_attention": ops_composite.dense_attention, "moe_block": ops_composite.moe_block,
+                "kda_gated_delta_rule": ops_ssm.kda_gated_delta_rule, "kda_chunk_prefill": ops_ssm.kda_chunk_prefill,
+                "mamba2_chunk_scan": ops_ssm.mamba2_chunk_scan, "mamba2_state_update": ops_ssm.mamba2_state_update}
     ops = OPS if a.all else a.op
     out = Path(a.out)
     # The checksum lock identifies recorded cases by folder name too: a
