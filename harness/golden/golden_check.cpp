@@ -126,6 +126,18 @@ TensorData AsRows(TensorData t) {
 
 std::string DTypeKey(const TensorData& t) { return std::string(vt::Name(t.dtype)); }
 
+void PerOutputAtol(const GoldenCase& g, GoldenMapping& m) {
+  if (!g.atol || !g.rtol) return;  // the checker refuses the case itself
+  for (const auto& [case_name, golden_name] : m.compare) {
+    const double atol = g.ArgNum("atol_" + golden_name, -1.0);
+    if (atol < 0) continue;
+    if (atol > *g.atol) {
+      throw GoldenError(g.dir + "/manifest.json", "args.atol_" + golden_name + " is above the manifest's atol");
+    }
+    m.tighter[case_name] = {atol, *g.rtol, g.ArgStr("atol_reason", "derived for this output (manifest args)")};
+  }
+}
+
 std::string GoldenPick(const GoldenCase& g, std::initializer_list<const char*> names) {
   for (const char* n : names) {
     if (g.Has(n)) return n;
