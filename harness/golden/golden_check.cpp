@@ -140,15 +140,17 @@ TensorData AsRows(TensorData t) {
 
 std::string DTypeKey(const TensorData& t) { return std::string(vt::Name(t.dtype)); }
 
-void PerOutputAtol(const GoldenCase& g, GoldenMapping& m) {
+void PerOutputTol(const GoldenCase& g, GoldenMapping& m) {
   if (!g.atol || !g.rtol) return;  // the checker refuses the case itself
   for (const auto& [case_name, golden_name] : m.compare) {
-    const double atol = g.ArgNum("atol_" + golden_name, -1.0);
-    if (atol < 0) continue;
-    if (atol > *g.atol) {
-      throw GoldenError(g.dir + "/manifest.json", "args.atol_" + golden_name + " is above the manifest's atol");
+    const double atol = g.ArgNum("atol_" + golden_name, -1.0), rtol = g.ArgNum("rtol_" + golden_name, -1.0);
+    if (atol < 0 && rtol < 0) continue;
+    if (atol > *g.atol || rtol > *g.rtol) {
+      throw GoldenError(g.dir + "/manifest.json",
+                        "args.atol_/rtol_" + golden_name + " is above the manifest's tolerance");
     }
-    m.tighter[case_name] = {atol, *g.rtol, g.ArgStr("atol_reason", "derived for this output (manifest args)")};
+    m.tighter[case_name] = {atol < 0 ? *g.atol : atol, rtol < 0 ? *g.rtol : rtol,
+                            g.ArgStr("atol_reason", "derived for this output (manifest args)")};
   }
 }
 

@@ -352,6 +352,7 @@ GoldenMapping Golden(const GoldenCase& g, const std::string& op, const std::stri
   m.c.tensors.push_back(GoldenOutputLike(g, "out", "out"));
   m.c.params = p;
   m.compare = {{"out", "out"}, {"state", "state_out"}};
+  PerOutputTol(g, m);
   return m;
 }
 

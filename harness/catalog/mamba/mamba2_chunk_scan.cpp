@@ -460,7 +460,7 @@ GoldenMapping GoldenScan(const GoldenCase& g) {
   m.c.tensors.push_back(GoldenOutputLike(g, "out", "out"));
   m.c.tensors.push_back(GoldenOutputLike(g, "final_states", "final_states"));
   m.compare = {{"out", "out"}, {"final_states", "final_states"}};
-  PerOutputAtol(g, m);
+  PerOutputTol(g, m);
   return m;
 }
 

@@ -208,7 +208,7 @@ GoldenMapping GoldenStep(const GoldenCase& g) {
   m.c.tensors.push_back(GoldenTensor(g, "state_in", "state", Role::kInPlace));
   m.c.tensors.push_back(GoldenOutputLike(g, "out", "out"));
   m.compare = {{"out", "out"}, {"state", "state_out"}};
-  PerOutputAtol(g, m);
+  PerOutputTol(g, m);
   return m;
 }
 
