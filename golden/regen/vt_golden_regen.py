@@ -30,8 +30,8 @@ OPS = ["rmsnorm", "rmsnorm_gated", "l2norm", "silu_and_mul", "gelu_and_mul", "em
 UNSUPPORTED = {
     "gdn_packed_decode_bf16": "GPU-only packed kernel: no CPU-runnable reference exists",
     "mamba2_chunk_scan_bf16": "Triton interpreter: " + "bf16 tl.dot is evaluated wrongly (ops_ssm.SCAN_BF16_WHY)",
-    "kda_chunk_prefill_chunked": "vLLM's chunk_kda_with_fused_gate does not run in the Triton interpreter "
-                                 "(ops_ssm.CHUNK_KDA_WHY); kda_chunk_prefill runs fused_kda_gate + fused_recurrent_kda",
+    "kda_chunk_prefill_chunked_bf16": "Triton interpreter: bf16 tl.dot is evaluated wrongly, and the chunked path "
+                                      "rounds its solved triangle to bf16 (ops_ssm.KDA_CHUNK_BF16_WHY)",
 }
 TRITON_OPS = {"l2norm", "gdn_prefill", "gdn_decode", "kda_gated_delta_rule", "kda_chunk_prefill",
               "mamba2_chunk_scan", "mamba2_state_update"}  # run through the Triton interpreter: need --setup --with-triton
