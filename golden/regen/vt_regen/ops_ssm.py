@@ -438,7 +438,8 @@ def mamba2_chunk_scan(seed, dtype, shape):
                    f"the truth, so 4x it (the baseline rule's c) bounds |ours - upstream|; plus one bf16 ulp "
                    f"(2^-7 relative) for out's store")
             rtol = BF16_ULP_REL
-        tensors = {"x": (dtype, to_store(x, dtype)), "dt": (dtype, to_store(dt, dtype)), "A": ("f32", to_store(A, "f32")),
+        tensors = {"x": (dtype, to_store(x, dtype)), "dt": (dtype, to_store(dt, dtype)),
+                   "A": ("f32", to_store(A, "f32")),
                    "B": (dtype, to_store(B, dtype)), "C": (dtype, to_store(C, dtype)), "D": ("f32", to_store(D, "f32")),
                    "dt_bias": ("f32", to_store(dt_bias, "f32"))}
         inputs = ["x", "dt", "A", "B", "C", "D", "dt_bias"]
