@@ -23,14 +23,20 @@ REPO = Path(__file__).resolve().parents[2]
 OPS = ["rmsnorm", "rmsnorm_gated", "l2norm", "silu_and_mul", "gelu_and_mul", "embedding", "matmul", "rope", "long_context_rope",
        "moe_router_topk", "causal_conv1d_fwd", "causal_conv1d_update", "gdn_prefill", "gdn_decode",
        "dense_attention", "moe_block", "scaled_fp4_quant", "silu_and_mul_fp4_quant", "silu_mul_fp4_quant",
-       "sigmoid_gate_fp4_quant", "matmul_nvfp4_fp4"]
+       "sigmoid_gate_fp4_quant", "matmul_nvfp4_fp4", "kda_gated_delta_rule", "kda_chunk_prefill",
+       "mamba2_chunk_scan", "mamba2_state_update"]
 # Ops whose upstream reference is known but not wired yet, with the reason.
 # (rmsnorm_gated: the silu gate only, through fla's plain-torch rms_norm_ref;
 # the sigmoid gate exists only in the Triton kernel.)
 UNSUPPORTED = {
     "gdn_packed_decode_bf16": "GPU-only packed kernel: no CPU-runnable reference exists",
+    "mamba2_chunk_scan_bf16_z": "a per-case atol over upstream's bf16 intermediates is wider than the signal "
+                                "with the z gate: MISTRUSTED (ops_ssm.SCAN_BF16_Z_WHY)",
+    "kda_chunk_prefill_chunked_bf16": "not attempted: the chunked path rounds its solved triangle to bf16, an "
+                                      "error one atol per case covers poorly (ops_ssm.KDA_CHUNK_BF16_WHY)",
 }
-TRITON_OPS = {"l2norm", "gdn_prefill", "gdn_decode"}  # run through the Triton interpreter: need --setup --with-triton
+TRITON_OPS = {"l2norm", "gdn_prefill", "gdn_decode", "kda_gated_delta_rule", "kda_chunk_prefill",
+              "mamba2_chunk_scan", "mamba2_state_update"}  # run through the Triton interpreter: need --setup --with-triton
 
 
 def parse(argv):
@@ -60,7 +66,7 @@ def parse(argv):
 
 
 def regen(a):
-    from vt_regen import ops_basic, ops_composite, ops_fp4, ops_gdn, ops_more, ops_rope
+    from vt_regen import ops_basic, ops_composite, ops_fp4, ops_gdn, ops_more, ops_rope, ops_ssm
     from vt_regen.caseio import commit_case
     builders = {"rmsnorm": ops_basic.rmsnorm, "silu_and_mul": ops_basic.silu_and_mul,
                 "gelu_and_mul": ops_basic.gelu_and_mul, "embedding": ops_basic.embedding,
@@ -71,7 +77,9 @@ def regen(a):
                 "dense_attention": ops_composite.dense_attention, "moe_block": ops_composite.moe_block,
                 "scaled_fp4_quant": ops_fp4.scaled_fp4_quant, "silu_and_mul_fp4_quant": ops_fp4.silu_and_mul_fp4_quant,
                 "silu_mul_fp4_quant": ops_fp4.silu_mul_fp4_quant,
-                "sigmoid_gate_fp4_quant": ops_fp4.sigmoid_gate_fp4_quant, "matmul_nvfp4_fp4": ops_fp4.matmul_nvfp4_fp4}
+                "sigmoid_gate_fp4_quant": ops_fp4.sigmoid_gate_fp4_quant, "matmul_nvfp4_fp4": ops_fp4.matmul_nvfp4_fp4,
+                "kda_gated_delta_rule": ops_ssm.kda_gated_delta_rule, "kda_chunk_prefill": ops_ssm.kda_chunk_prefill,
+                "mamba2_chunk_scan": ops_ssm.mamba2_chunk_scan, "mamba2_state_update": ops_ssm.mamba2_state_update}
     ops = OPS if a.all else a.op
     out = Path(a.out)
     # The checksum lock identifies recorded cases by folder name too: a

@@ -22,8 +22,13 @@ struct Side {
   std::string mistrust;       // why the golden cannot vouch for this output ("" when it can)
 };
 
-Side Compare(const TensorData& got_t, const TensorData& want_t, const Expected* own, double atol, double rtol,
-             double max_zero_fraction) {
+// own_tol: the op's tolerance for this output. Under the baseline rule the
+// per-element e is not a bound (empty, 0, or infinite where the element is
+// judged by equality with the f32 definition): the half-width is c *
+// baseline_err + floor (compare.cpp, Accept), which the own-model statistic
+// uses too.
+Side Compare(const TensorData& got_t, const TensorData& want_t, const Expected* own, const Tolerance* own_tol,
+             double atol, double rtol, double max_zero_fraction) {
   Side s;
   const auto got = got_t.Values(), want = want_t.Values();
   s.n = static_cast<int64_t>(got.size());
@@ -71,7 +76,16 @@ Side Compare(const TensorData& got_t, const TensorData& want_t, const Expected* 
       ++s.bad;
     }
     if (own != nullptr && k < own->v.size()) {
-      const double v = own->v[k], e = own->e.empty() ? 0.0 : own->e[k];
+      double e = own->e.empty() ? 0.0 : own->e[k];
+      double v = own->v[k];
+      if (own_tol != nullptr && own_tol->kind == Tolerance::Kind::kBaseline) {
+        if (std::isfinite(e)) {
+          e = own_tol->c * own->baseline_err + own_tol->floor;
+        } else if (k < own->f32.size()) {  // judged by equality with the f32 definition
+          v = own->f32[k];
+          e = 0.0;
+        }
+      }
       const double lo = oracle::RoundReal(got_t.fmt, v - e), hi = oracle::RoundReal(got_t.fmt, v + e);
       if (w < lo || w > hi) ++s.outside_model;
       s.model_ulps = std::max(s.model_ulps, std::fabs(w - v) / oracle::UlpOf(got_t.fmt, v));
@@ -125,6 +139,20 @@ TensorData AsRows(TensorData t) {
 }
 
 std::string DTypeKey(const TensorData& t) { return std::string(vt::Name(t.dtype)); }
+
+void PerOutputTol(const GoldenCase& g, GoldenMapping& m) {
+  if (!g.atol || !g.rtol) return;  // the checker refuses the case itself
+  for (const auto& [case_name, golden_name] : m.compare) {
+    const double atol = g.ArgNum("atol_" + golden_name, -1.0), rtol = g.ArgNum("rtol_" + golden_name, -1.0);
+    if (atol < 0 && rtol < 0) continue;
+    if (atol > *g.atol || rtol > *g.rtol) {
+      throw GoldenError(g.dir + "/manifest.json",
+                        "args.atol_/rtol_" + golden_name + " is above the manifest's tolerance");
+    }
+    m.tighter[case_name] = {atol < 0 ? *g.atol : atol, rtol < 0 ? *g.rtol : rtol,
+                            g.ArgStr("atol_reason", "derived for this output (manifest args)")};
+  }
+}
 
 std::string GoldenPick(const GoldenCase& g, std::initializer_list<const char*> names) {
   for (const char* n : names) {
@@ -235,8 +263,8 @@ CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult 
   } catch (const std::exception& e) {
     own_error = e.what();
   }
-  const std::vector<OutputSpec> specs = op->outputs(map.c);
-  for (const OutputSpec& o : specs) {
+  const std::vector<OutputSpec> own_specs = op->outputs(map.c);
+  for (const OutputSpec& o : own_specs) {
     r.tolerance += (r.tolerance.empty() ? "" : "; ") + o.tensor + ": own " + o.tol.Describe();
   }
   char buf[512];
@@ -275,10 +303,13 @@ CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult 
     // zero e2m1 codes) is exempt from the zero-count trust rules, as in the
     // oracle mode (OutputSpec::zeros_are_data).
     double zero_fraction = op->max_zero_fraction;
-    for (const OutputSpec& o : specs) {
-      if (o.tensor == case_name && o.zeros_are_data) zero_fraction = kZerosAreData;
+    const Tolerance* own_tol = nullptr;
+    for (const OutputSpec& o : own_specs) {
+      if (o.tensor != case_name) continue;
+      own_tol = &o.tol;
+      if (o.zeros_are_data) zero_fraction = kZerosAreData;
     }
-    const Side s = Compare(got, want, it == own.end() ? nullptr : &it->second, atol, rtol, zero_fraction);
+    const Side s = Compare(got, want, it == own.end() ? nullptr : &it->second, own_tol, atol, rtol, zero_fraction);
     headroom = std::max(headroom, s.headroom);
     r.metrics[golden_name] = {{"n", s.n},           {"bad", s.bad},
                               {"max_abs", s.max_abs}, {"max_rel", s.max_rel},

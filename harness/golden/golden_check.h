@@ -38,5 +38,12 @@ std::string GoldenPick(const GoldenCase& g, std::initializer_list<const char*> n
 TensorData AsRows(TensorData t);
 // The dtype name of a golden tensor for a case's params ("f32", "bf16", ...).
 std::string DTypeKey(const TensorData& t);
+// Per-output tolerances a manifest may carry in args as "atol_<golden
+// output>" and/or "rtol_<golden output>" (with "atol_reason"), each derived
+// for that output and at most the manifest's (which is their maximum): every
+// compared pair whose golden has one gets them as a tighter tolerance (the
+// manifest's value where only one is given). One above the manifest's is
+// refused (GoldenError).
+void PerOutputTol(const GoldenCase& g, GoldenMapping& m);
 
 }  // namespace vt::conform

@@ -131,6 +131,8 @@ OpSpec Spec_kda_chunk_prefill() {
                      "kda_chunk_prefill == the gate alone (f32) then kda_gated_delta_rule on it", {},
                      "kda_gated_delta_rule", GateThenRecurrence, {{"out", "out"}, {"state", "state"}}),
               kda::TwoCalls()};
+  s.goldens = {{"kda_chunk_prefill",
+                [](const GoldenCase& g) { return kda::Golden(g, "kda_chunk_prefill", "g_raw"); }}};
   return s;
 }
 

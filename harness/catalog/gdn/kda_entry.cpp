@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "harness/catalog/glue/glue_entry.h"
+#include "harness/golden/golden_check.h"
 #include "harness/core/rng.h"
 
 namespace vt::conform::kda {
@@ -312,6 +313,47 @@ Claim TwoCalls() {
     return ClaimOutcome::Holds();
   };
   return claim;
+}
+
+GoldenMapping Golden(const GoldenCase& g, const std::string& op, const std::string& gate) {
+  if (g.ArgBool("use_qk_l2norm_in_kernel", false)) {
+    throw GoldenUnsupported("q/k normalised inside the kernel (the KDA ops take pre-normalised q/k)");
+  }
+  const TensorData& q = g.Get("q");
+  const TensorData& v = g.Get("v");
+  if (g.Get("k").dtype != q.dtype || v.dtype != q.dtype) {
+    throw GoldenUnsupported("q, k and v of different dtypes (the catalog draws one)");
+  }
+  if (g.Get("state_out").dtype != vt::DType::kF32) throw GoldenUnsupported("a non-f32 state (the KDA state is f32)");
+  GoldenMapping m;
+  Params p(op);
+  p.Set("x", DTypeKey(q));
+  p.Set("out", DTypeKey(GoldenOutputLike(g, "out", "out")));
+  p.Set("Hk", q.shape[1]);
+  p.Set("group", q.shape[1] == 0 ? 0 : v.shape[1] / q.shape[1]);
+  p.Set("Dk", q.shape[2]);
+  p.Set("Dv", v.shape[2]);
+  p.Set("scale", g.ArgNum("scale", 1.0 / std::sqrt(static_cast<double>(q.shape[2]))));
+  TensorData loc = GoldenTensor(g, "query_start_loc", "query_start_loc", Role::kInput);
+  const std::vector<int64_t> off = glue::Indices(loc);
+  std::vector<int64_t> lens;
+  for (std::size_t s = 0; s + 1 < off.size(); ++s) lens.push_back(off[s + 1] - off[s]);
+  p.Set("lens", lens);
+  p.Set("T", q.shape[0]);
+  m.c.tensors = {GoldenTensor(g, "q", "q", Role::kInput),       GoldenTensor(g, "k", "k", Role::kInput),
+                 GoldenTensor(g, "v", "v", Role::kInput),       GoldenTensor(g, gate, gate, Role::kInput),
+                 GoldenTensor(g, "beta", "beta", Role::kInput), GoldenTensor(g, "state_in", "state", Role::kInPlace),
+                 loc};
+  if (gate == "g_raw") {
+    m.c.tensors.push_back(GoldenTensor(g, "A_log", "a_log", Role::kInput));
+    m.c.tensors.push_back(GoldenTensor(g, "dt_bias", "dt_bias", Role::kInput));
+    p.Set("bias", g.Get("dt_bias").Numel() > 0 ? 1 : 0);
+  }
+  m.c.tensors.push_back(GoldenOutputLike(g, "out", "out"));
+  m.c.params = p;
+  m.compare = {{"out", "out"}, {"state", "state_out"}};
+  PerOutputTol(g, m);
+  return m;
 }
 
 }  // namespace vt::conform::kda

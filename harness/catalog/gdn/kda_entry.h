@@ -42,4 +42,10 @@ Claim SequenceSlice();
 // rows and final state as one call over [0, T).
 Claim TwoCalls();
 
+// vt-golden regen's KDA goldens (golden/regen/vt_regen/ops_ssm.py, fla's
+// fused_recurrent_kda [after fused_kda_gate] through the Triton interpreter):
+// q, k, v (one dtype), the gate tensor `gate` ("g" or "g_raw"), beta,
+// state_in, query_start_loc [, A_log, dt_bias]; compared: out, state_out.
+GoldenMapping Golden(const GoldenCase& g, const std::string& op, const std::string& gate);
+
 }  // namespace vt::conform::kda

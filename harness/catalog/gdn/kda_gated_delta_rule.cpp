@@ -98,6 +98,8 @@ OpSpec Spec_kda_gated_delta_rule() {
   s.errors = kda::ShapeErrors("g");
   for (ErrorCase& e : kda::MetadataErrors(/*multi=*/true)) s.errors.push_back(std::move(e));
   s.claims = {kda::SequenceSlice(), kda::TwoCalls(), EqualDecayIsGdn()};
+  s.goldens = {{"kda_gated_delta_rule",
+                [](const GoldenCase& g) { return kda::Golden(g, "kda_gated_delta_rule", "g"); }}};
   return s;
 }
 

@@ -27,11 +27,13 @@
 #include "harness/catalog/mamba/chunk_metadata.h"
 #include "harness/catalog/mamba/chunk_scan_claims.h"
 #include "harness/catalog/mamba/mamba_entry.h"
+#include "harness/golden/golden_check.h"
 #include "oracles/mamba/mamba2_chunk_scan.h"
 #include "vt/ops.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 namespace vt::conform {
@@ -410,6 +412,58 @@ std::vector<ErrorCase> Errors() {
   return e;
 }
 
+// vt-golden regen's goldens (golden/regen/vt_regen/ops_ssm.py: vLLM's
+// mamba_chunk_scan_combined_varlen through the Triton interpreter): the op's
+// own tensor names, the metadata vLLM's compute_varlen_chunk_metadata built;
+// args chunk_size, dt_softplus, dt_min, dt_max (null: +inf).
+GoldenMapping GoldenScan(const GoldenCase& g) {
+  GoldenMapping m;
+  const TensorData& x = g.Get("x");
+  const TensorData& B = g.Get("B");
+  if (g.Get("dt").dtype != x.dtype || B.dtype != x.dtype || g.Get("C").dtype != x.dtype ||
+      (g.Has("z") && g.Get("z").dtype != x.dtype)) {
+    throw GoldenUnsupported("x, B, C, z of different dtypes (the catalog draws one activation dtype)");
+  }
+  const TensorData& fs = g.Get("final_states");
+  if (g.Has("initial_states") && g.Get("initial_states").dtype != fs.dtype) {
+    throw GoldenUnsupported("initial and final states of different dtypes");
+  }
+  Params p("mamba2_chunk_scan");
+  p.Set("x", DTypeKey(x));
+  p.Set("dt", DTypeKey(g.Get("dt")));
+  p.Set("out", DTypeKey(GoldenOutputLike(g, "out", "out")));
+  p.Set("state", DTypeKey(fs));
+  p.Set("cs", static_cast<int64_t>(g.ArgNum("chunk_size", 0)));
+  const std::vector<int64_t> cu = mamba::Ints(g.Get("cu_seqlens"));
+  std::vector<int64_t> lens;
+  for (std::size_t s = 0; s + 1 < cu.size(); ++s) lens.push_back(cu[s + 1] - cu[s]);
+  p.Set("lens", Json(lens));
+  p.Set("chunking", "vllm");
+  p.Set("H", x.shape[1]);
+  p.Set("G", B.shape[1]);
+  p.Set("P", x.shape[2]);
+  p.Set("N", B.shape[2]);
+  p.Set("D", !g.Has("D") ? "none" : g.Get("D").shape.size() == 2 ? "hp" : "h");
+  p.Set("z", g.Has("z") ? 1 : 0);
+  p.Set("dt_bias", g.Has("dt_bias") ? 1 : 0);
+  p.Set("softplus", g.ArgBool("dt_softplus", false) ? 1 : 0);
+  p.Set("dt_min", g.ArgNum("dt_min", 0.0));
+  const double dt_max = g.ArgNum("dt_max", std::numeric_limits<double>::infinity());
+  if (std::isfinite(dt_max)) p.Set("dt_max", dt_max);
+  p.Set("init", g.Has("initial_states") ? 1 : 0);
+  p.Set("dist", "normal");
+  m.c.params = p;
+  for (const char* name : {"x", "dt", "A", "B", "C", "D", "z", "dt_bias", "initial_states", "cu_seqlens",
+                           "cu_chunk_seqlens", "last_chunk_indices", "seq_idx"}) {
+    if (g.Has(name)) m.c.tensors.push_back(GoldenTensor(g, name, name, Role::kInput));
+  }
+  m.c.tensors.push_back(GoldenOutputLike(g, "out", "out"));
+  m.c.tensors.push_back(GoldenOutputLike(g, "final_states", "final_states"));
+  m.compare = {{"out", "out"}, {"final_states", "final_states"}};
+  PerOutputTol(g, m);
+  return m;
+}
+
 }  // namespace
 
 OpSpec Spec_mamba2_chunk_scan() {
@@ -444,6 +498,7 @@ OpSpec Spec_mamba2_chunk_scan() {
   s.errors = Errors();
   s.claims = mamba::ChunkScanClaims(Build);
   s.claims.push_back(ToleranceIsSharp());
+  s.goldens = {{"mamba2_chunk_scan", GoldenScan}};
   return s;
 }
 

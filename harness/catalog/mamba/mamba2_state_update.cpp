@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "harness/catalog/mamba/mamba_entry.h"
+#include "harness/golden/golden_check.h"
 #include "harness/core/rng.h"
 #include "oracles/mamba/mamba2_state_update.h"
 #include "vt/ops.h"
@@ -165,6 +166,52 @@ std::vector<ErrorCase> Errors() {
   };
 }
 
+// vt-golden regen's goldens (golden/regen/vt_regen/ops_ssm.py: vLLM's
+// selective_state_update through the Triton interpreter, Mamba2's tied head
+// dim): x, dt [Nb,H], A, B, C, D [H], z, dt_bias, state_in [S,H,P,N],
+// state_indices (no NULL rows: upstream's NULL row computes out from a zero
+// state where ours writes zeros); compared: out, state_out (every slot).
+GoldenMapping GoldenStep(const GoldenCase& g) {
+  const TensorData& x = g.Get("x");
+  if (g.Get("B").dtype != x.dtype || g.Get("C").dtype != x.dtype || (g.Has("z") && g.Get("z").dtype != x.dtype)) {
+    throw GoldenUnsupported("x, B, C, z of different dtypes (the catalog draws one activation dtype)");
+  }
+  if (g.Has("D") && g.Get("D").shape.size() != 1) throw GoldenUnsupported("D [H,P] (the decode step takes D [H])");
+  if (g.Has("state_indices")) {
+    for (int64_t s : mamba::Ints(g.Get("state_indices"))) {
+      if (s < 0 || s == static_cast<int64_t>(g.ArgNum("null_block_id", -1))) {
+        throw GoldenUnsupported("a NULL row (upstream computes its out from a zero state; ours writes zeros)");
+      }
+    }
+  }
+  GoldenMapping m;
+  Params p("mamba2_state_update");
+  p.Set("x", DTypeKey(x));
+  p.Set("dt", DTypeKey(g.Get("dt")));
+  p.Set("out", DTypeKey(GoldenOutputLike(g, "out", "out")));
+  p.Set("state", DTypeKey(g.Get("state_in")));
+  p.Set("Nb", x.shape[0]);
+  p.Set("H", x.shape[1]);
+  p.Set("G", g.Get("B").shape[1]);
+  p.Set("P", x.shape[2]);
+  p.Set("N", g.Get("B").shape[2]);
+  p.Set("D", g.Has("D") ? 1 : 0);
+  p.Set("z", g.Has("z") ? 1 : 0);
+  p.Set("dt_bias", g.Has("dt_bias") ? 1 : 0);
+  p.Set("softplus", g.ArgBool("dt_softplus", false) ? 1 : 0);
+  p.Set("slots", g.Has("state_indices") ? "indexed" : "none");
+  p.Set("dist", "normal");
+  m.c.params = p;
+  for (const char* name : {"x", "dt", "A", "B", "C", "D", "z", "dt_bias", "state_indices"}) {
+    if (g.Has(name)) m.c.tensors.push_back(GoldenTensor(g, name, name, Role::kInput));
+  }
+  m.c.tensors.push_back(GoldenTensor(g, "state_in", "state", Role::kInPlace));
+  m.c.tensors.push_back(GoldenOutputLike(g, "out", "out"));
+  m.compare = {{"out", "out"}, {"state", "state_out"}};
+  PerOutputTol(g, m);
+  return m;
+}
+
 }  // namespace
 
 OpSpec Spec_mamba2_state_update() {
@@ -193,6 +240,7 @@ OpSpec Spec_mamba2_state_update() {
                  Written("state", entry::kFloatOut, entry::kContiguous, {4})},
                 {}};
   s.errors = Errors();
+  s.goldens = {{"mamba2_state_update", GoldenStep}};
   return s;
 }
 

@@ -80,9 +80,11 @@ TEST(ProjectGoldens, EveryCaseOfACatalogOpPasses) {
   // rope 8, long_context_rope 84, moe_router_topk 12, causal_conv1d 4,
   // gdn_prefill/decode 6, dense_attention 2, moe_block 4; NVFP4: scaled_fp4_quant
   // 11, silu_and_mul_fp4_quant 4, silu_mul_fp4_quant 4, sigmoid_gate_fp4_quant 4,
-  // matmul_nvfp4_fp4 4): none may be UNSUPPORTED, and at least that many must pass.
+  // matmul_nvfp4_fp4 4; kda_gated_delta_rule 4, kda_chunk_prefill 6,
+  // mamba2_chunk_scan 5, mamba2_state_update 4): none may be UNSUPPORTED, and at
+  // least that many must pass.
   EXPECT_EQ(unsupported, 0);
-  EXPECT_GE(passed, 191);
+  EXPECT_GE(passed, 210);
 }
 
 // A small valid rmsnorm golden written from scratch (values need not be right
@@ -283,6 +285,35 @@ fs::path WriteVariant(const Variant& v, double perturb) {
   m["tensors"] = tensors;
   WriteManifest(d, m);
   return d;
+}
+
+// Per-output tolerances in a manifest's args (PerOutputTol): applied as a
+// tighter tolerance on that output only, never looser than the manifest's.
+TEST(GoldenAdapters, PerOutputToleranceIsTighterNeverLooser) {
+  const fs::path src = fs::path(VT_SOURCE_DIR) / "golden" / "data" / "mamba2_state_update_indexed_f32_small";
+  ASSERT_TRUE(fs::is_directory(src)) << src;
+  RunConfig cfg;
+  auto with_args = [&](const std::string& name, const Json& extra) {
+    const fs::path d = TempDir(name) / "case";
+    fs::copy(src, d, fs::copy_options::recursive);
+    Json man = Json::parse(std::ifstream(d / "manifest.json"));
+    for (const auto& [k, v] : extra.items()) man["args"][k] = v;
+    std::ofstream(d / "manifest.json") << man.dump(1);
+    return CheckGoldenDir(d.string(), cfg);
+  };
+  const CaseResult as_is = with_args("as_is", Json::object());
+  EXPECT_EQ(as_is.status, Outcome::kPassed) << as_is.reason;
+  EXPECT_NE(as_is.tolerance.find("tighter than the manifest's"), std::string::npos) << as_is.tolerance;
+  // state_out differs from ours by ~5e-7: an atol of 1e-12 there refuses it,
+  // and names the tighter tolerance.
+  const CaseResult tight = with_args("tight", {{"atol_state_out", 1e-12}});
+  EXPECT_EQ(tight.status, Outcome::kFailedIncorrect) << tight.reason;
+  EXPECT_NE(tight.reason.find("state_out"), std::string::npos) << tight.reason;
+  EXPECT_NE(tight.reason.find("tighter"), std::string::npos) << tight.reason;
+  // Above the manifest's atol: refused, never used.
+  const CaseResult loose = with_args("loose", {{"atol_out", 1.0}});
+  EXPECT_EQ(loose.status, Outcome::kFailedError) << loose.reason;
+  EXPECT_NE(loose.reason.find("atol_/rtol_out"), std::string::npos) << loose.reason;
 }
 
 TEST(GoldenAdapters, VariantsBeyondTheRecordedCases) {
