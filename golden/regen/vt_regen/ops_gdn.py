@@ -41,8 +41,10 @@ def _fused_recurrent():
     return fr
 
 
-def prefill_run(q, k, v, g, beta, state_in, qsl, scale):
-    fr = _fused_recurrent()
+def null_block_cache(state_in, qsl):
+    """The per-sequence states in cache lines 1..N (line 0: the NULL block) and
+    the [N, max_len] state indices that read sequence n's initial state from
+    line n + 1 and leave its final state there (the module docstring)."""
     n = state_in.shape[0]
     cache = torch.zeros((n + 1,) + tuple(state_in.shape[1:]))
     cache[1:] = state_in
@@ -51,6 +53,12 @@ def prefill_run(q, k, v, g, beta, state_in, qsl, scale):
     for i, length in enumerate(lens):
         idx[i, 0] = i + 1
         idx[i, max(length - 1, 0)] = i + 1
+    return cache, idx
+
+
+def prefill_run(q, k, v, g, beta, state_in, qsl, scale):
+    fr = _fused_recurrent()
+    cache, idx = null_block_cache(state_in, qsl)
     o, _ = fr.fused_recurrent_gated_delta_rule(q[None], k[None], v[None], g[None], beta[None], scale=scale,
                                                initial_state=cache, inplace_final_state=True,
                                                cu_seqlens=qsl.long(), ssm_state_indices=idx,

@@ -38,6 +38,7 @@ import torch
 import torch.nn.functional as F
 
 from .caseio import Case
+from .ops_gdn import null_block_cache
 from .upstream import HAS_TRITON, TRITON_ADJUSTMENTS, generator, provenance, to_store
 
 U32 = 2.0 ** -24  # f32 unit roundoff
@@ -189,14 +190,7 @@ def _kda_state_tol(dtype):
 def kda_recurrent_run(q, k, v, g, beta, state_in, qsl, scale):
     """fused_recurrent_kda over a NULL-block state cache (ops_gdn.prefill_run's layout)."""
     kda = _kda()
-    n = state_in.shape[0]
-    cache = torch.zeros((n + 1,) + tuple(state_in.shape[1:]))
-    cache[1:] = state_in
-    lens = (qsl[1:] - qsl[:-1]).tolist()
-    idx = torch.zeros(n, max(max(lens), 1), dtype=torch.int32)
-    for i, length in enumerate(lens):
-        idx[i, 0] = i + 1
-        idx[i, max(length - 1, 0)] = i + 1
+    cache, idx = null_block_cache(state_in, qsl)
     # bf16 q/k/v go in as their exact f32 values (BF16_STORE_ADJUSTMENT): o is
     # then f32, rounded to bf16 (nearest even) by the caller's store.
     q, k, v = q.float(), k.float(), v.float()
