@@ -56,9 +56,10 @@ inline constexpr double kBaselineC = 4.0;
 inline constexpr double kBaselineFloor = 1e-30;
 inline constexpr const char* kBaselineWhy =
     "vs the sequential recurrence in double (no chunks; state-dtype rounding at each chunk "
-    "handover modelled): 4 * max|oracle<float> - truth| (baseline rule) + delta * sum|terms| "
-    "(delta: the exact error of the seed's f32 dt*A cumsum, whose differences form every decay, "
-    "plus (N + longest chunk + chunks per sequence) u for the sums) + the effect of handover "
-    "roundings that may flip (non-f32 state); docs/ops/mamba.md";
+    "handover modelled): 4 * max|oracle<float> - truth| (baseline rule) + the chunked "
+    "algorithm's error per term (each decay off by the seed's f32 dt*A cumsum error over the "
+    "steps it spans, measured exactly; plus (N + longest chunk + chunks per sequence + 8) u of "
+    "the widened magnitudes for the sums) + the effect of handover roundings that may flip "
+    "(non-f32 state); docs/ops/mamba.md";
 
 }  // namespace vt::conform::mamba
