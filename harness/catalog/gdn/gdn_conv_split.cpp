@@ -72,21 +72,11 @@ OpSpec Spec_gdn_conv_split() {
   s.oracle = Oracle;
   s.oracle_bytes = OracleBytes;
   s.outputs = Outputs;
-  s.contract = {{entry::Operand("conv", entry::kF32BF16, entry::kContiguous, {2}),
-                 entry::Written("q_out", entry::kF32BF16, entry::kAnyShape),
-                 entry::Written("k_out", entry::kF32BF16, entry::kAnyShape),
-                 entry::Written("v_out", entry::kF32BF16, entry::kAnyShape)},
-                {}};
+  s.contract = glue::SplitContract("conv");
   s.values.specials = {{"conv"}};
   s.errors = {
       mut::Dim("conv", 1, 1), mut::Dim("conv", 1, -1),
-      {"conv_no_rows",
-       [](Case& c) {
-         c.Get("conv").shape[0] = 0;
-         c.Get("conv").SetContiguous();
-         return true;
-       },
-       "T > 0"},
+      glue::SplitNoRows("conv"),
       glue::PartCountNotMultiple("conv", "q_out"), glue::PartCountNotMultiple("conv", "v_out"),
       // k_out one row wider than q_out (and conv widened to match, so that
       // only the equal-key_dim condition breaks).

@@ -171,4 +171,21 @@ ErrorCase PartCountNotMultiple(const std::string& input, const std::string& part
           part};
 }
 
+Contract SplitContract(const std::string& input) {
+  Contract c;
+  c.operands = {entry::Operand(input, entry::kF32BF16, entry::kContiguous, {2})};
+  for (const char* part : kSplitParts) c.operands.push_back(entry::Written(part, entry::kF32BF16, entry::kAnyShape));
+  return c;
+}
+
+ErrorCase SplitNoRows(const std::string& input) {
+  return {input + "_no_rows",
+          [input](Case& c) {
+            c.Get(input).shape[0] = 0;
+            c.Get(input).SetContiguous();
+            return true;
+          },
+          "T > 0"};
+}
+
 }  // namespace vt::conform::glue

@@ -72,6 +72,11 @@ OracleResult ExactParts(const std::vector<std::vector<double>>& parts);
 std::vector<TensorData> PartBytes(const Case& c, vt::DType in_dtype, const std::vector<std::vector<uint64_t>>& parts);
 std::vector<OutputSpec> ExactPartOutputs();
 ErrorCase PartCountNotMultiple(const std::string& input, const std::string& part);
+// The split's contract: `input` [T, width] contiguous f32/bf16, the three
+// parts written in any shape; and the error case T = 0 (the widths, counts
+// / T, are undefined).
+Contract SplitContract(const std::string& input);
+ErrorCase SplitNoRows(const std::string& input);
 
 // The reason every float move carries.
 inline constexpr const char* kMoveReason =

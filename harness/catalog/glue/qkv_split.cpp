@@ -73,22 +73,11 @@ OpSpec Spec_qkv_split() {
   s.oracle = Oracle;
   s.oracle_bytes = OracleBytes;
   s.outputs = Outputs;
-  s.contract = {{entry::Operand("qkv", entry::kF32BF16, entry::kContiguous, {2}),
-                 entry::Written("q_out", entry::kF32BF16, entry::kAnyShape),
-                 entry::Written("k_out", entry::kF32BF16, entry::kAnyShape),
-                 entry::Written("v_out", entry::kF32BF16, entry::kAnyShape)},
-                {}};
+  s.contract = glue::SplitContract("qkv");
   s.values.specials = {{"qkv"}};
   s.errors = {
       mut::Dim("qkv", 1, 1), mut::Dim("qkv", 1, -1),
-      // T = 0 rows of qkv: the widths (counts / T) are undefined.
-      {"qkv_no_rows",
-       [](Case& c) {
-         c.Get("qkv").shape[0] = 0;
-         c.Get("qkv").SetContiguous();
-         return true;
-       },
-       "T > 0"},
+      glue::SplitNoRows("qkv"),
       glue::PartCountNotMultiple("qkv", "q_out"), glue::PartCountNotMultiple("qkv", "k_out"), glue::PartCountNotMultiple("qkv", "v_out"),
       // Another float dtype than qkv's (each inside the accepted set).
       mut::DType("q_out", vt::DType::kBF16), mut::DType("q_out", vt::DType::kF32),
