@@ -10,7 +10,6 @@
 #include <sstream>
 
 #include "harness/catalog/catalog.h"
-#include "harness/runner/crash_note.h"
 #include "harness/core/rng.h"
 #include "harness/fuzz/vocabulary.h"
 #include "harness/golden/golden_io.h"
@@ -45,9 +44,8 @@ bool DTypesAllowed(const Params& p, const std::vector<std::string>& dtypes) {
 }
 
 CaseResult Guarded(const Mode& m, const OpSpec& op, const CaseRef& ref, const RunConfig& cfg) {
-  ArmCrashNote();
   CaseResult r = StartResult(op, m.name(), ref, cfg);
-  SetCrashNote("CRASHED " + r.op + "/" + r.mode + " " + r.id + "\n  repro: " + ReproCommand(r, cfg) + "\n");
+  NoteRunningCase(r, cfg);
   try {
     r = m.Check(op, ref, cfg);
   } catch (const std::exception& e) {

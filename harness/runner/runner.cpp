@@ -48,7 +48,7 @@ std::vector<Item> ItemsOf(const OpSpec& op, const Mode& mode, const RunConfig& c
 CaseResult CheckOne(const Item& it, const RunConfig& cfg) {
   const auto t0 = Clock::now();
   CaseResult r = StartResult(*it.op, it.mode->name(), it.ref, cfg);
-  SetCrashNote("CRASHED " + r.op + "/" + r.mode + " " + r.id + "\n  repro: " + ReproCommand(r, cfg) + "\n");
+  NoteRunningCase(r, cfg);
   try {
     if (!it.enumerate_error.empty()) throw std::runtime_error(it.enumerate_error);
     r = it.mode->Check(*it.op, it.ref, cfg);
@@ -104,6 +104,12 @@ std::string ReproCommand(const CaseResult& r, const RunConfig& cfg) {
   return cmd;
 }
 
+void NoteRunningCase(const CaseResult& started, const RunConfig& cfg) {
+  ArmCrashNote();
+  SetCrashNote("CRASHED " + started.op + "/" + started.mode + " " + started.id + "\n  repro: " +
+               ReproCommand(started, cfg) + "\n");
+}
+
 std::vector<CaseResult> RunOpMode(const OpSpec& op, const Mode& mode, const RunConfig& cfg) {
   std::vector<CaseResult> out;
   for (const Item& it : ItemsOf(op, mode, cfg)) out.push_back(CheckOne(it, cfg));
@@ -112,7 +118,6 @@ std::vector<CaseResult> RunOpMode(const OpSpec& op, const Mode& mode, const RunC
 
 Summary RunSelection(const Selection& sel, const RunConfig& cfg, std::ostream& log, bool progress) {
   const auto t0 = Clock::now();
-  ArmCrashNote();
   std::vector<Item> items;
   for (const OpSpec* op : sel.ops) {
     for (const Mode* mode : sel.modes) {

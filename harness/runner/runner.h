@@ -31,6 +31,9 @@ struct Summary {
 
 // The command line that reruns exactly one case.
 std::string ReproCommand(const CaseResult& r, const RunConfig& cfg);
+// The crash note (harness/runner/crash_note.h) for a case about to run:
+// "CRASHED op/mode id" and its repro command. Arms the handlers.
+void NoteRunningCase(const CaseResult& started, const RunConfig& cfg);
 
 // Runs the selection. Progress and failures go to `log` as they happen.
 Summary RunSelection(const Selection& sel, const RunConfig& cfg, std::ostream& log, bool progress = true);
