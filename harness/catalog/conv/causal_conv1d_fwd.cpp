@@ -96,7 +96,6 @@ std::vector<double> RowsOf(const std::vector<double>& v, int64_t ch, int64_t beg
 ClaimOutcome UpdateSteps(const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
   const Execution a = Execute(op, c, ctx);
   if (!a.guard_error.empty()) return ClaimOutcome::Violated(a.guard_error);
-  const OpSpec* upd = FindOp("causal_conv1d_update");
   const auto qsl = conv::Ints(c.Get("query_start_loc")), init = conv::Ints(c.Get("has_initial_state"));
   const TensorData& x = c.Get("x");
   const int64_t n = static_cast<int64_t>(init.size()), ch = x.shape[1], k = c.Get("weight").shape[1];
@@ -107,40 +106,10 @@ ClaimOutcome UpdateSteps(const OpSpec& op, const Case& c, const vt::ExecContext&
     }
   }
   TensorData state = TensorFromValues("conv_state", vt::DType::kF32, {n, ch, k - 1}, Role::kInPlace, sv);
-  const auto xv = x.Values();
   const TensorData& out = c.Get("out");
   std::vector<double> got(static_cast<std::size_t>(out.Numel()), 0.0);
-  int64_t longest = 0;
-  for (int64_t s = 0; s < n; ++s) longest = std::max(longest, qsl[static_cast<std::size_t>(s) + 1] - qsl[static_cast<std::size_t>(s)]);
-  for (int64_t t = 0; t < longest; ++t) {
-    std::vector<int64_t> rows;
-    std::vector<double> xs;
-    for (int64_t s = 0; s < n; ++s) {
-      const int64_t tok = qsl[static_cast<std::size_t>(s)] + t;
-      if (tok >= qsl[static_cast<std::size_t>(s) + 1]) continue;
-      rows.push_back(s);
-      const auto r = RowsOf(xv, ch, tok, tok + 1);
-      xs.insert(xs.end(), r.begin(), r.end());
-    }
-    const auto b = static_cast<int64_t>(rows.size());
-    Case u;
-    u.params = Params("causal_conv1d_update");
-    u.params.Set("silu", c.params.Int("silu"));
-    u.params.seed = c.params.seed;
-    u.tensors = {TensorFromValues("x", x.dtype, {b, ch}, Role::kInput, xs), CopyTensor(c.Get("weight"), "weight", Role::kInput),
-                 state, TensorFromValues("conv_state_indices", vt::DType::kI32, {b}, Role::kInput,
-                                         std::vector<double>(rows.begin(), rows.end())),
-                 Poisoned("out", out.dtype, {b, ch})};
-    if (c.Find("bias") != nullptr) u.tensors.push_back(CopyTensor(c.Get("bias"), "bias", Role::kInput));
-    const Execution e = Execute(*upd, u, ctx);
-    if (!e.guard_error.empty()) return ClaimOutcome::Violated("update step " + std::to_string(t) + ": " + e.guard_error);
-    state = CopyTensor(e.after.Get("conv_state"), "conv_state", Role::kInPlace);
-    const auto ov = e.after.Get("out").Values();
-    for (int64_t i = 0; i < b; ++i) {
-      const int64_t tok = qsl[static_cast<std::size_t>(rows[static_cast<std::size_t>(i)])] + t;
-      std::copy(ov.begin() + i * ch, ov.begin() + (i + 1) * ch, got.begin() + tok * ch);
-    }
-  }
+  const std::string step = conv::UpdateTokenByToken(c, ctx, qsl, std::vector<bool>(static_cast<std::size_t>(n), true), state, got);
+  if (!step.empty()) return ClaimOutcome::Violated(step);
   std::string d = DiffBytes(a.after.Get("out"), TensorFromValues("out", out.dtype, out.shape, Role::kOutput, got), true);
   if (!d.empty()) return ClaimOutcome::Violated("out vs the update steps: " + d);
   d = DiffBytes(a.after.Get("conv_state"), state, true);

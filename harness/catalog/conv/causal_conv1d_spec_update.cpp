@@ -114,7 +114,6 @@ Case AsUpdate(const Case& c) {
 ClaimOutcome WindowSteps(const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
   const Execution a = Execute(op, c, ctx);
   if (!a.guard_error.empty()) return ClaimOutcome::Violated(a.guard_error);
-  const OpSpec* upd = FindOp("causal_conv1d_update");
   const auto cu = conv::Ints(c.Get("cu_seqlens")), slot = conv::Ints(c.Get("conv_state_indices"));
   const auto acc = conv::Ints(c.Get("num_accepted_tokens"));
   const TensorData& x = c.Get("x");
@@ -134,39 +133,10 @@ ClaimOutcome WindowSteps(const OpSpec& op, const Case& c, const vt::ExecContext&
   TensorData state = TensorFromValues("conv_state", vt::DType::kF32, {r, ch, k - 1}, Role::kInPlace, win);
   const TensorData& out = a.after.Get("out");
   auto got = out.Values();
-  int64_t longest = 0;
-  for (int64_t i = 0; i < r; ++i) longest = std::max(longest, cu[static_cast<std::size_t>(i) + 1] - cu[static_cast<std::size_t>(i)]);
-  for (int64_t t = 0; t < longest; ++t) {
-    std::vector<int64_t> rows;
-    std::vector<double> xs;
-    for (int64_t i = 0; i < r; ++i) {
-      const int64_t tok = cu[static_cast<std::size_t>(i)] + t;
-      if (slot[static_cast<std::size_t>(i)] < 0 || tok >= cu[static_cast<std::size_t>(i) + 1]) continue;
-      rows.push_back(i);
-      xs.insert(xs.end(), xv.begin() + tok * ch, xv.begin() + (tok + 1) * ch);
-    }
-    if (rows.empty()) continue;
-    const auto b = static_cast<int64_t>(rows.size());
-    Case u;
-    u.params = Params("causal_conv1d_update");
-    u.params.Set("silu", c.params.Int("silu"));
-    u.params.seed = c.params.seed;
-    TensorData o = TensorFromValues("out", out.dtype, {b, ch}, Role::kOutput, std::vector<double>(static_cast<std::size_t>(b * ch), 0.0));
-    std::fill(o.storage.begin(), o.storage.end(), 0xA5);
-    u.tensors = {TensorFromValues("x", x.dtype, {b, ch}, Role::kInput, xs), CopyTensor(c.Get("weight"), "weight", Role::kInput),
-                 state, TensorFromValues("conv_state_indices", vt::DType::kI32, {b}, Role::kInput,
-                                         std::vector<double>(rows.begin(), rows.end())),
-                 o};
-    if (c.Find("bias") != nullptr) u.tensors.push_back(CopyTensor(c.Get("bias"), "bias", Role::kInput));
-    const Execution e = Execute(*upd, u, ctx);
-    if (!e.guard_error.empty()) return ClaimOutcome::Violated("update step " + std::to_string(t) + ": " + e.guard_error);
-    state = CopyTensor(e.after.Get("conv_state"), "conv_state", Role::kInPlace);
-    const auto ov = e.after.Get("out").Values();
-    for (int64_t q = 0; q < b; ++q) {
-      const int64_t tok = cu[static_cast<std::size_t>(rows[static_cast<std::size_t>(q)])] + t;
-      std::copy(ov.begin() + q * ch, ov.begin() + (q + 1) * ch, got.begin() + tok * ch);
-    }
-  }
+  std::vector<bool> live;
+  for (int64_t i = 0; i < r; ++i) live.push_back(slot[static_cast<std::size_t>(i)] >= 0);
+  const std::string step = conv::UpdateTokenByToken(c, ctx, cu, live, state, got);
+  if (!step.empty()) return ClaimOutcome::Violated(step);
   const std::string d = DiffBytes(out, TensorFromValues("out", out.dtype, out.shape, Role::kOutput, got), true);
   return d.empty() ? ClaimOutcome::Holds() : ClaimOutcome::Violated("out vs update steps from the window: " + d);
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "harness/catalog/catalog.h"
 #include "harness/core/rng.h"
 
 namespace vt::conform::conv {
@@ -187,6 +188,49 @@ std::vector<SpecialCarrier> CoreSpecials() { return {{"x"}, {"weight"}, {"conv_s
 std::vector<ErrorCase> CoreDimErrors() {
   return {mut::Dim("weight", 0, 1), mut::Dim("bias", 0, 1), mut::Dim("out", 0, 1), mut::Dim("out", 1, 1),
           mut::Dim("conv_state", 1, 1)};
+}
+
+std::string UpdateTokenByToken(const Case& c, const vt::ExecContext& ctx, const std::vector<int64_t>& starts,
+                               const std::vector<bool>& live, TensorData& state, std::vector<double>& got) {
+  const OpSpec* upd = FindOp("causal_conv1d_update");
+  const TensorData& x = c.Get("x");
+  const int64_t ch = x.shape[1], n = static_cast<int64_t>(live.size());
+  const auto xv = x.Values();
+  const vt::DType out_dt = c.Get("out").dtype;
+  int64_t longest = 0;
+  for (int64_t s = 0; s < n; ++s) longest = std::max(longest, starts[static_cast<std::size_t>(s) + 1] - starts[static_cast<std::size_t>(s)]);
+  for (int64_t t = 0; t < longest; ++t) {
+    std::vector<int64_t> rows;
+    std::vector<double> xs;
+    for (int64_t s = 0; s < n; ++s) {
+      const int64_t tok = starts[static_cast<std::size_t>(s)] + t;
+      if (!live[static_cast<std::size_t>(s)] || tok >= starts[static_cast<std::size_t>(s) + 1]) continue;
+      rows.push_back(s);
+      xs.insert(xs.end(), xv.begin() + tok * ch, xv.begin() + (tok + 1) * ch);
+    }
+    if (rows.empty()) continue;
+    const auto b = static_cast<int64_t>(rows.size());
+    Case u;
+    u.params = Params("causal_conv1d_update");
+    u.params.Set("silu", c.params.Int("silu"));
+    u.params.seed = c.params.seed;
+    TensorData out = TensorFromValues("out", out_dt, {b, ch}, Role::kOutput, std::vector<double>(static_cast<std::size_t>(b * ch), 0.0));
+    std::fill(out.storage.begin(), out.storage.end(), 0xA5);  // every byte must be written
+    u.tensors = {TensorFromValues("x", x.dtype, {b, ch}, Role::kInput, xs), CopyTensor(c.Get("weight"), "weight", Role::kInput),
+                 state, TensorFromValues("conv_state_indices", vt::DType::kI32, {b}, Role::kInput,
+                                         std::vector<double>(rows.begin(), rows.end())),
+                 out};
+    if (c.Find("bias") != nullptr) u.tensors.push_back(CopyTensor(c.Get("bias"), "bias", Role::kInput));
+    const Execution e = Execute(*upd, u, ctx);
+    if (!e.guard_error.empty()) return "update step " + std::to_string(t) + ": " + e.guard_error;
+    state = CopyTensor(e.after.Get("conv_state"), "conv_state", Role::kInPlace);
+    const auto ov = e.after.Get("out").Values();
+    for (int64_t q = 0; q < b; ++q) {
+      const int64_t tok = starts[static_cast<std::size_t>(rows[static_cast<std::size_t>(q)])] + t;
+      std::copy(ov.begin() + q * ch, ov.begin() + (q + 1) * ch, got.begin() + tok * ch);
+    }
+  }
+  return "";
 }
 
 }  // namespace vt::conform::conv

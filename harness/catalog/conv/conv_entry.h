@@ -46,6 +46,15 @@ ErrorCase DuplicateSlot(const std::string& tensor);
 // weight, bias, the f32 conv_state (in place), then `rest`; the special-value
 // carriers x, weight, conv_state; the shape relations of weight, bias, out
 // and conv_state's channel dim, one extent broken each.
+// causal_conv1d_update run token by token, the claims' second side: step t
+// updates, in one call, every sequence s with live[s] that is longer than t
+// (tokens [starts[s], starts[s+1]) of c's x), its state being row s of
+// `state` (a compact [S, C, K-1] f32 state, updated in place); each step's
+// out rows land at their tokens in `got` (out's values, [T, C]). Returns
+// "" or the step's guard error.
+std::string UpdateTokenByToken(const Case& c, const vt::ExecContext& ctx, const std::vector<int64_t>& starts,
+                               const std::vector<bool>& live, TensorData& state, std::vector<double>& got);
+
 std::vector<OperandRule> CoreOperandsAnd(std::vector<OperandRule> rest);
 std::vector<SpecialCarrier> CoreSpecials();
 std::vector<ErrorCase> CoreDimErrors();
