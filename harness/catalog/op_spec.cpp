@@ -11,6 +11,43 @@ Case MakeCase(const OpSpec& op, const Params& p) {
   return c;
 }
 
+namespace {
+
+// The JSON kind of a knob's value, as the generator draws it.
+std::string KindOf(const Json& v) {
+  if (v.is_number_integer() || v.is_boolean()) return "an integer";
+  if (v.is_number()) return "a number";
+  if (v.is_string()) return "a name";
+  if (v.is_array()) return "a list";
+  return "a value";
+}
+
+bool Fits(const Json& v, const std::string& want) {
+  const std::string got = KindOf(v);
+  return got == want || (want == "a number" && got == "an integer");  // "2" is the number 2.0
+}
+
+}  // namespace
+
+void CheckKnobKinds(const OpSpec& op, const Params& p) {
+  std::map<std::string, std::string> kinds;
+  for (const Params& drawn : gen::Draw(op.gen(Tier::kFull), 0x6b1d5, 64)) {
+    for (const auto& [key, value] : drawn.args.items()) {
+      const auto [it, fresh] = kinds.emplace(key, KindOf(value));
+      // Drawn as an integer once and as a number another time: a number.
+      if (!fresh && it->second != KindOf(value) && Fits(value, "a number")) {
+        it->second = "a number";
+      }
+    }
+  }
+  for (const auto& [key, value] : p.args.items()) {
+    const auto it = kinds.find(key);
+    if (it == kinds.end() || Fits(value, it->second)) continue;
+    std::string shown = value.is_string() ? value.get<std::string>() : value.dump();
+    throw std::invalid_argument("argument '" + key + "' must be " + it->second + ", got '" + shown + "'");
+  }
+}
+
 int64_t CaseElements(const Case& c) {
   int64_t n = 0;
   for (const TensorData& t : c.tensors) n += t.Numel();

@@ -169,6 +169,12 @@ Case MakeCase(const OpSpec& op, const Params& p);
 Case BuildCase(const OpSpec& op, const Params& p);
 // Logical elements over all tensors of a case.
 int64_t CaseElements(const Case& c);
+// A case id typed by hand (a repro line, edited) must hold each knob in the
+// kind the op's generator draws it: an integer where it draws integers
+// ("T=2.5" refused), a number where it draws numbers, a name where names.
+// Throws std::invalid_argument naming the knob; knobs the generator never
+// draws are left to the op.
+void CheckKnobKinds(const OpSpec& op, const Params& p);
 
 // Run the op once on a copy of the case. `after` holds every tensor's bytes
 // after the run; `guard_error` is non-empty when a guard or gap was written.

@@ -120,6 +120,13 @@ int main(int argc, char** argv) {
       if (ref.params.op != sel.ops[0]->name) {
         Die("--case: the id names op '" + ref.params.op + "', not --op " + sel.ops[0]->name);
       }
+      // A knob of the wrong kind ("T=2.5" where the op draws integers) is
+      // refused here, as a usage error, rather than failing - or running as
+      // another case - later; building the specs catches the rest.
+      if (!ref.params.args.empty()) {
+        CheckKnobKinds(*sel.ops[0], ref.params);
+        (void)BuildCase(*sel.ops[0], ref.params);
+      }
     } catch (const std::exception& e) {
       Die(std::string("--case: ") + e.what());
     }

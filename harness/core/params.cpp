@@ -96,12 +96,31 @@ Params& Params::Set(const std::string& key, Json value) {
 int64_t Params::Int(const std::string& key) const {
   const Json& v = args.at(key);
   if (v.is_boolean()) return v.get<bool>() ? 1 : 0;
+  // A repro id is typed by hand: "T=2.5" (or "T=2.0", or "T=abc") must be
+  // refused, not run as T=2 - json's get<int64_t> would truncate a double.
+  if (!v.is_number_integer()) {
+    std::string shown;
+    AppendValue(v, shown);
+    throw std::invalid_argument("argument '" + key + "' must be an integer, got '" + shown + "'");
+  }
   return v.get<int64_t>();
 }
 
-double Params::Num(const std::string& key) const { return args.at(key).get<double>(); }
+double Params::Num(const std::string& key) const {
+  const Json& v = args.at(key);
+  if (!v.is_number()) throw std::invalid_argument("argument '" + key + "' must be a number, got '" + v.dump() + "'");
+  return v.get<double>();
+}
 
-std::string Params::Str(const std::string& key) const { return args.at(key).get<std::string>(); }
+std::string Params::Str(const std::string& key) const {
+  const Json& v = args.at(key);
+  if (!v.is_string()) {
+    std::string shown;
+    AppendValue(v, shown);
+    throw std::invalid_argument("argument '" + key + "' must be a name, got '" + shown + "'");
+  }
+  return v.get<std::string>();
+}
 
 vt::DType Params::DType(const std::string& key) const {
   const auto dt = vt::ParseDType(Str(key));

@@ -101,6 +101,16 @@ std::string Bin(const std::string& tool) {
   return tool == "conform" ? VT_CONFORM_BIN : tool == "golden" ? VT_GOLDEN_BIN : VT_FUZZ_BIN;
 }
 
+// A runnable rms_norm oracle case id with one knob's text replaced
+// ("T=2" -> "T=2.5"): one bad knob in an otherwise valid id.
+std::string RmsNormIdWith(const std::string& knob, const std::string& replacement) {
+  std::string id =
+      "rms_norm(x=bf16,w=bf16,out=f32,T=2,H=17,gemma=0,residual=f32,eps=1e-05,scale=30.0,layout=packed,"
+      "values=normal,seed=0x62522bc54999a249)";
+  id.replace(id.find(knob), knob.size(), replacement);
+  return id;
+}
+
 std::vector<Bad> BadCommandLines() {
   const std::string nog = "/nonexistent-golden-dir";
   return {
@@ -147,6 +157,13 @@ std::vector<Bad> BadCommandLines() {
       {"conform", {"--mode", "equivalence", "--case", "rms_norm(T=7,seed=0x1)"}, "--case"},  // no #claim
       {"conform", {"--mode", "negative", "--case", "rms_norm(T=7,seed=0x1)"}, "--case"},     // no !error
       {"conform", {"--op", "rms_norm,l2_norm", "--case", "rms_norm(T=7,seed=0x1)"}, "--case"},
+      // Knobs of the wrong kind (issue 21): refused, never run as another case.
+      {"conform", {"--case", RmsNormIdWith("T=2", "T=2.5")}, "argument 'T' must be an integer"},
+      {"conform", {"--case", RmsNormIdWith("T=2", "T=2.0")}, "argument 'T' must be an integer"},
+      {"conform", {"--case", RmsNormIdWith("T=2", "T=abc")}, "argument 'T' must be an integer"},
+      {"conform", {"--case", RmsNormIdWith("eps=1e-05", "eps=x")}, "argument 'eps' must be a number"},
+      {"conform", {"--case", RmsNormIdWith("x=bf16", "x=7")}, "argument 'x' must be a name"},
+      {"conform", {"--case", "rms_norm(T=7,seed=0x1)"}, "--case"},  // knobs missing
       {"conform", {"--report", "/proc/forbidden/x"}, "--report"},
       {"conform", {"--report", "/etc/passwd/x"}, "--report"},  // under a file
       {"conform", {"--report", ""}, "--report"},
