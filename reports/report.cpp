@@ -49,8 +49,14 @@ std::string Cell(const Json& m) {
   os << m.value("passed", 0) << "/" << m.value("passed", 0) + m.value("failed", 0);
   if (m.value("failed", 0) > 0) os << " FAIL";
   if (m.value("skipped", 0) > 0) os << " (" << m.value("skipped", 0) << " skip)";
+  if (m.value("partial", 0) > 0) os << " (" << m.value("partial", 0) << " partial)";
   return os.str();
 }
+
+// Passes that could not judge every element (partial verdicts, harness/core/
+// compare.h): listed with what was not judged, so a tolerance wider than the
+// signal stays visible even when the case passes.
+bool IsPartial(const Json& c) { return c.value("status", "") == "PASSED" && c.value("unjudged", 0) > 0; }
 
 std::vector<std::string> Modes(const Json& doc) {
   std::vector<std::string> modes;
@@ -102,6 +108,15 @@ std::string RenderMarkdown(const Json& doc) {
     os << "repro: `" << c.value("repro", "") << "`\n\n";
   }
   if (n == 0) os << "None.\n";
+  os << "\n## Partial verdicts (passed; some elements not judged)\n\n";
+  int partial = 0;
+  for (const Json& c : doc["cases"]) {
+    if (!IsPartial(c)) continue;
+    if (partial++ == 0) os << "| op/mode | case | not judged |\n|---|---|---|\n";
+    os << "| " << c.value("op", "") << "/" << c.value("mode", "") << " | `" << c.value("id", "") << "` | "
+       << c.value("partial", "") << " |\n";
+  }
+  if (partial == 0) os << "None.\n";
   return os.str();
 }
 
@@ -143,6 +158,15 @@ std::string RenderHtml(const Json& doc) {
        << Escape(c.value("id", "")) << "</code></p><p>" << Escape(c.value("reason", "")) << "</p><pre>"
        << Escape(c.value("detail", "")) << "</pre><p>repro: <code>" << Escape(c.value("repro", "")) << "</code></p>";
   }
+  os << "<h2>Partial verdicts (passed; some elements not judged)</h2>";
+  int partial = 0;
+  for (const Json& c : doc["cases"]) {
+    if (!IsPartial(c)) continue;
+    if (partial++ == 0) os << "<table><tr><th>op/mode</th><th>case</th><th>not judged</th></tr>";
+    os << "<tr><td>" << Escape(c.value("op", "") + "/" + c.value("mode", "")) << "</td><td><code>"
+       << Escape(c.value("id", "")) << "</code></td><td>" << Escape(c.value("partial", "")) << "</td></tr>";
+  }
+  os << (partial == 0 ? "<p>None.</p>" : "</table>");
   os << "</body></html>\n";
   return os.str();
 }

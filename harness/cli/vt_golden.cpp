@@ -65,7 +65,9 @@ int Check(const std::vector<std::string>& roots, const std::string& json, int th
     ++s.counts[r.status];
     std::cout << Name(r.status) << " " << fs::path(dir).filename().string() << " [" << r.op << "]";
     if (!r.reason.empty()) std::cout << ": " << r.reason;
+    if (r.status == Outcome::kPassed && r.unjudged > 0) std::cout << " (partial: " << r.partial << ")";
     std::cout << "\n";
+    if (r.status == Outcome::kPassed && r.unjudged > 0) ++s.partial_passes;
     if (!quiet || IsFailure(r.status)) std::cout << r.detail;
     if (IsFailure(r.status)) std::cout << "  repro: " << r.repro << "\n";
     if (r.status == Outcome::kUnsupported) ++s.skip_reasons[r.reason];
@@ -88,7 +90,9 @@ int Check(const std::vector<std::string>& roots, const std::string& json, int th
   }
   std::cout << get(Outcome::kPassed) << " passed, " << failed << " failed";
   if (get(Outcome::kMistrusted) > 0) std::cout << " (" << get(Outcome::kMistrusted) << " of them mistrusted)";
-  std::cout << ", " << get(Outcome::kUnsupported) << " unsupported\n";
+  std::cout << ", " << get(Outcome::kUnsupported) << " unsupported";
+  if (s.partial_passes > 0) std::cout << "; " << s.partial_passes << " of the passes partial (elements not judged)";
+  std::cout << "\n";
   if (dirs.empty()) {
     std::cout << "vt-golden: no case folder (with manifest.json) under the given paths\n";
     return 1;

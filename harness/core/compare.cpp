@@ -77,11 +77,30 @@ std::string MistrustReason(const TrustCounts& t, double max_zero_fraction) {
   if (static_cast<double>(t.zeros) > max_zero_fraction * static_cast<double>(t.n)) {
     return "the reference is mostly zero (" + std::to_string(t.zeros) + " of " + std::to_string(t.n) + " elements)";
   }
-  if (t.nonzero > 0 && t.vacuous * 10 > t.nonzero) {
+  if (TooLittleJudged(t)) {
     return "the tolerance is wider than the signal for " + std::to_string(t.vacuous) + " of " +
-           std::to_string(t.nonzero) + " nonzero reference elements";
+           std::to_string(t.nonzero) + " nonzero reference elements: too few left to judge (fewer than " +
+           std::to_string(static_cast<int>(kMinJudgedFraction * 100)) + "% and fewer than " +
+           std::to_string(kEnoughJudged) + ")";
   }
   return "";
+}
+
+bool TooLittleJudged(const TrustCounts& t) {
+  if (t.nonzero <= 0 || t.vacuous <= 0) return false;
+  const int64_t judged = t.nonzero - t.vacuous;
+  // A judged sample of a tenth of the output, or of a thousand elements,
+  // still sees any slip that is not confined to the small values the
+  // tolerance cannot resolve; below both, the case says more about the
+  // tolerance than about the kernel.
+  return static_cast<double>(judged) < kMinJudgedFraction * static_cast<double>(t.nonzero) &&
+         judged < kEnoughJudged;
+}
+
+std::string UnjudgedNote(const std::string& output, const TrustCounts& t) {
+  if (t.vacuous <= 0) return "";
+  return output + ": " + std::to_string(t.vacuous) + " of " + std::to_string(t.nonzero) +
+         " nonzero elements not judged (the tolerance is wider than the value and 1% of the RMS there)";
 }
 
 OutputCheck CheckOutput(const TensorData& got_t, const Expected& want, const Tolerance& tol,
@@ -179,9 +198,20 @@ OutputCheck CheckOutput(const TensorData& got_t, const Expected& want, const Tol
       }
     }
   }
+  m.nonzero = nonzero;
   m.nmse = ref2 > 0 ? err2 / ref2 : (err2 > 0 ? INFINITY : 0.0);
   if (m.n > 0) c.mistrust = MistrustReason({m.n, m.nans, m.zeros, nonzero, m.vacuous}, max_zero_fraction);
   return c;
+}
+
+std::string OutputCheck::UnjudgedLine() const {
+  return UnjudgedNote(name, {m.n, m.nans, m.zeros, m.nonzero, m.vacuous});
+}
+
+void AddUnjudged(CaseResult& r, const OutputCheck& c) {
+  if (c.unjudged() <= 0) return;
+  r.unjudged += c.unjudged();
+  r.partial += (r.partial.empty() ? "" : "; ") + c.UnjudgedLine();
 }
 
 std::string FormatCheck(const OutputCheck& c) {

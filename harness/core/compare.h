@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/core/case.h"
+#include "harness/core/result.h"
 #include "harness/core/tolerance.h"
 #include "oracles/format.h"
 
@@ -50,6 +51,7 @@ struct Metrics {
   int64_t worst = -1;       // element with the largest headroom
   double worst_expected = 0, worst_got = 0;
   int64_t zeros = 0, nans = 0, vacuous = 0;
+  int64_t nonzero = 0;  // finite, nonzero reference elements (vacuous: those not judged)
 };
 
 struct OutputCheck {
@@ -60,6 +62,9 @@ struct OutputCheck {
   std::vector<ElementError> first_bad;  // at most kMaxReported
   std::string mistrust;                 // non-empty: why the reference cannot be trusted
   bool passed() const { return m.bad == 0 && mistrust.empty(); }
+  // Elements the tolerance could not judge (a partial verdict): 0 or the note.
+  int64_t unjudged() const { return m.vacuous; }
+  std::string UnjudgedLine() const;
 };
 
 inline constexpr int kMaxReported = 8;
@@ -72,8 +77,21 @@ struct TrustCounts {
   int64_t vacuous = 0;  // of those, how many have a tolerance wider than the signal
 };
 // An element's acceptance half-width says nothing when it is wider than both
-// the value itself and 1% of the reference's RMS (or is not finite).
+// the value itself and 1% of the reference's RMS (or is not finite): the
+// element is NOT JUDGED. It is still held to the tolerance (a value outside
+// it fails), but passing it vouches for nothing.
 bool VacuousTolerance(double half_width, double v, double rms);
+// Partial verdicts: a case is judged on the elements its tolerance can judge
+// and reports how many it could not (TrustCounts::vacuous, "unjudged" in every
+// report). It is MISTRUSTED only when too little is left: fewer than
+// kMinJudgedFraction of the nonzero reference elements judged, unless at
+// least kEnoughJudged are (docs/tolerance.md, "Partial verdicts").
+inline constexpr double kMinJudgedFraction = 0.1;
+inline constexpr int64_t kEnoughJudged = 1000;
+bool TooLittleJudged(const TrustCounts& t);
+// "out: 12 of 4096 nonzero elements not judged (...)", or "" when every
+// nonzero element was judged.
+std::string UnjudgedNote(const std::string& output, const TrustCounts& t);
 // A max_zero_fraction above 1 (this value) turns the zero-count rules off: the
 // output holds exact codes whose zeros are data (OutputSpec::zeros_are_data).
 inline constexpr double kZerosAreData = 2.0;
@@ -81,6 +99,9 @@ std::string MistrustReason(const TrustCounts& t, double max_zero_fraction);
 
 OutputCheck CheckOutput(const TensorData& got, const Expected& want, const Tolerance& tol,
                         double max_zero_fraction);
+
+// Adds an output's unjudged elements to a case's partial-verdict count and note.
+void AddUnjudged(CaseResult& r, const OutputCheck& c);
 
 // Human-readable failure lines: the first bad elements and a summary line.
 std::string FormatCheck(const OutputCheck& c);

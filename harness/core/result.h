@@ -31,6 +31,11 @@ struct CaseResult {
   std::string detail;  // multi-line: first bad elements, summaries
   std::string tolerance;  // "out: bound (why ...)" per output
   double headroom = NAN;  // worst error / allowed over all outputs
+  // A partial verdict (compare.h): elements whose tolerance is wider than
+  // their value, so passing them vouches for nothing - counted, not hidden.
+  // `partial` says where ("out: 12 of 4096 nonzero elements not judged ...").
+  int64_t unjudged = 0;
+  std::string partial;
   nlohmann::ordered_json metrics = nlohmann::ordered_json::object();  // per output
   uint64_t seed = 0;
   std::string repro;  // the command that reruns exactly this case

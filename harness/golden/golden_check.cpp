@@ -16,6 +16,7 @@ namespace {
 struct Side {
   int64_t n = 0, bad = 0, nonfinite = 0;
   double max_abs = 0, max_rel = 0, headroom = 0;
+  TrustCounts trust;          // the trust rule's counts (trust.vacuous: elements not judged)
   int64_t outside_model = 0;  // golden values outside our own tolerance interval
   double model_ulps = 0;      // max |golden - oracle| in ulps of the output format
   std::string first_bad;
@@ -35,7 +36,7 @@ Side Compare(const TensorData& got_t, const TensorData& want_t, const Expected* 
   // The oracle mode's trust rule (compare.h) with the golden as the reference
   // and atol + rtol*|w| as the acceptance half-width: a tolerance of 1e30 over
   // garbage is MISTRUSTED, not passed.
-  TrustCounts trust;
+  TrustCounts& trust = s.trust;
   trust.n = s.n;
   double sum_sq = 0;
   int64_t finite = 0;
@@ -315,7 +316,12 @@ CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult 
                               {"max_abs", s.max_abs}, {"max_rel", s.max_rel},
                               {"headroom", s.headroom}, {"atol", atol},
                               {"rtol", rtol},         {"golden_outside_own_model", s.outside_model},
-                              {"golden_vs_oracle_max_ulp", s.model_ulps}, {"format", std::string(oracle::Name(got.fmt))}};
+                              {"golden_vs_oracle_max_ulp", s.model_ulps}, {"format", std::string(oracle::Name(got.fmt))},
+                              {"unjudged", s.trust.vacuous}};
+    if (s.trust.vacuous > 0) {
+      r.unjudged += s.trust.vacuous;
+      r.partial += (r.partial.empty() ? "" : "; ") + UnjudgedNote(golden_name, s.trust);
+    }
     std::snprintf(buf, sizeof buf,
                   "  %s (%s): %lld/%lld outside atol %g + rtol %g; max abs %.3g, max rel %.3g, headroom %.3g; "
                   "own model: upstream %lld/%lld outside our bound, max %.3g ulp from our oracle\n",

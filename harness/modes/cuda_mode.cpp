@@ -142,7 +142,9 @@ class CudaMode : public Mode {
       headroom = std::max(headroom, chk.m.headroom);
       r.tolerance += (r.tolerance.empty() ? "" : "; ") + os.tensor + ": " + os.tol.Describe() + " (" + os.tol.reason + ")";
       r.metrics[os.tensor] = {{"n", chk.m.n},          {"bad", chk.m.bad},         {"bytes_equal", chk.m.bytes_equal},
-                              {"max_abs", chk.m.max_abs}, {"max_ulp", chk.m.max_ulp}, {"headroom", chk.m.headroom}};
+                              {"max_abs", chk.m.max_abs}, {"max_ulp", chk.m.max_ulp}, {"headroom", chk.m.headroom},
+                              {"unjudged", chk.unjudged()}};
+      AddUnjudged(r, chk);
       if (chk.m.bad > 0) {
         r.detail += FormatCheck(chk);
         Fail(r, Outcome::kFailedIncorrect,

@@ -82,7 +82,9 @@ class OracleMode : public Mode {
                               {"nmse", chk.m.nmse},
                               {"headroom", chk.m.headroom},
                               {"format", std::string(oracle::Name(chk.fmt))},
-                              {"tolerance", os.tol.Describe()}};
+                              {"tolerance", os.tol.Describe()},
+                              {"unjudged", chk.unjudged()}};
+      AddUnjudged(r, chk);
       if (chk.m.bad > 0 || !chk.mistrust.empty()) r.detail += FormatCheck(chk);
       if (chk.m.bad > 0 && !bad) {
         bad = true;

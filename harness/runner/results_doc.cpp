@@ -68,6 +68,8 @@ nlohmann::ordered_json CaseJson(const CaseResult& r) {
           {"reason", r.reason},   {"detail", r.detail},
           {"tolerance", r.tolerance},
           {"headroom", Number(r.headroom)},
+          {"unjudged", r.unjudged},
+          {"partial", r.partial},
           {"metrics", r.metrics}, {"seed", Hex(r.seed)},
           {"repro", r.repro},     {"seconds", r.seconds}};
 }
@@ -97,12 +99,14 @@ nlohmann::ordered_json ResultsDocument(const Summary& s, const RunConfig& cfg, c
                     {"mistrusted", count(Outcome::kMistrusted)},
                     {"skipped", count(Outcome::kSkipped)},
                     {"unsupported", count(Outcome::kUnsupported)},
+                    {"passed_partial", s.partial_passes},
                     {"final_line", s.FinalLine()}};
   J matrix = J::object();
   for (const CaseResult& r : s.results) {
     J& cell = matrix[r.op][r.mode];
-    if (cell.is_null()) cell = {{"passed", 0}, {"failed", 0}, {"skipped", 0}, {"max_headroom", 0.0}};
+    if (cell.is_null()) cell = {{"passed", 0}, {"failed", 0}, {"skipped", 0}, {"partial", 0}, {"max_headroom", 0.0}};
     if (r.status == Outcome::kPassed) cell["passed"] = cell["passed"].get<int>() + 1;
+    if (r.status == Outcome::kPassed && r.unjudged > 0) cell["partial"] = cell["partial"].get<int>() + 1;
     if (IsFailure(r.status)) cell["failed"] = cell["failed"].get<int>() + 1;
     if (r.status == Outcome::kSkipped || r.status == Outcome::kUnsupported) cell["skipped"] = cell["skipped"].get<int>() + 1;
     if (std::isfinite(r.headroom)) cell["max_headroom"] = std::max(cell["max_headroom"].get<double>(), r.headroom);

@@ -92,6 +92,8 @@ std::string Summary::FinalLine() const {
     }
     os << ")";
   }
+  // Counted, never hidden: passes that could not judge every element.
+  if (partial_passes > 0) os << "; " << partial_passes << " of the passes partial (elements not judged: see the reports)";
   return os.str();
 }
 
@@ -140,6 +142,7 @@ Summary RunSelection(const Selection& sel, const RunConfig& cfg, std::ostream& l
     CaseResult r = CheckOne(it, cfg);
     ++done;
     ++s.counts[r.status];
+    if (r.status == Outcome::kPassed && r.unjudged > 0) ++s.partial_passes;
     if (r.status == Outcome::kSkipped || r.status == Outcome::kUnsupported) ++s.skip_reasons[r.reason];
     if (IsFailure(r.status)) {
       log << Name(r.status) << " " << r.op << "/" << r.mode << " " << r.id << "\n  " << r.reason << "\n";

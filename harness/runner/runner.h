@@ -24,6 +24,7 @@ struct Summary {
   std::vector<CaseResult> results;
   std::map<Outcome, int> counts;
   std::map<std::string, int> skip_reasons;  // reason -> count (SKIPPED and UNSUPPORTED)
+  int partial_passes = 0;  // PASSED with elements the tolerance could not judge
   double seconds = 0.0;
   int failures() const;
   std::string FinalLine() const;  // "N passed, M failed, ..."

@@ -211,25 +211,45 @@ TEST(Compare, MistrustedReferences) {
   EXPECT_NE(count.mistrust.find("oracle produced 3 values for 2 elements"), std::string::npos) << count.mistrust;
 }
 
-// A bound wider than both |v| and 1% of the RMS is vacuous; more than 10% of
-// the nonzero elements vacuous -> MISTRUSTED.
-TEST(Compare, VacuousToleranceIsMistrusted) {
+// A bound wider than both |v| and 1% of the RMS is vacuous: the element is not
+// judged. A partial verdict passes and counts them; fewer than 10% of the
+// nonzero elements judged (and fewer than 1000) -> MISTRUSTED.
+TEST(Compare, VacuousToleranceGivesPartialVerdictThenMistrust) {
   auto run = [](int wide) {
     std::vector<double> v = Fill(20, 1.0), e = Fill(20, 1e-3);
     for (int k = 0; k < wide; ++k) e[static_cast<std::size_t>(k)] = 5.0;
     return CheckOutput(F32(v), Want(v, e), Bound("x"), 0.5);
   };
-  const OutputCheck three = run(3), two = run(2);
+  const OutputCheck three = run(3), eighteen = run(18), nineteen = run(19);
   EXPECT_EQ(three.m.vacuous, 3);
-  EXPECT_NE(three.mistrust.find("wider than the signal for 3 of 20"), std::string::npos) << three.mistrust;
-  EXPECT_EQ(two.m.vacuous, 2);
-  EXPECT_TRUE(two.passed()) << two.mistrust;
+  EXPECT_TRUE(three.passed()) << three.mistrust;
+  EXPECT_EQ(three.unjudged(), 3);
+  EXPECT_NE(three.UnjudgedLine().find("out: 3 of 20 nonzero elements not judged"), std::string::npos)
+      << three.UnjudgedLine();
+  EXPECT_TRUE(eighteen.passed()) << eighteen.mistrust;  // 2 of 20 judged: exactly 10%
+  EXPECT_EQ(nineteen.m.vacuous, 19);
+  EXPECT_NE(nineteen.mistrust.find("wider than the signal for 19 of 20"), std::string::npos) << nineteen.mistrust;
+  EXPECT_TRUE(run(0).UnjudgedLine().empty());
+  // Vacuous elements are still held to the tolerance: one outside it fails.
+  std::vector<double> v = Fill(20, 1.0), e = Fill(20, 1e-3), got = Fill(20, 1.0);
+  e[0] = 5.0;
+  got[0] = 7.0;
+  EXPECT_EQ(CheckOutput(F32(got), Want(v, e), Bound("x"), 0.5).m.bad, 1);
+  // Enough judged elements in absolute terms also trust a case: 1000 judged
+  // of 20000 (5%).
+  std::vector<double> big = Fill(20000, 1.0), big_e = Fill(20000, 5.0);
+  for (int k = 0; k < 1000; ++k) big_e[static_cast<std::size_t>(k)] = 1e-3;
+  const OutputCheck thousand = CheckOutput(F32(big), Want(big, big_e), Bound("x"), 0.5);
+  EXPECT_TRUE(thousand.passed()) << thousand.mistrust;
+  EXPECT_EQ(thousand.unjudged(), 19000);
+  big_e[999] = 5.0;
+  EXPECT_FALSE(CheckOutput(F32(big), Want(big, big_e), Bound("x"), 0.5).passed());
   // Near-zero elements may carry a bound above their own value (cancellation)
-  // as long as it is small against the signal.
-  std::vector<double> v = Fill(20, 1.0), e = Fill(20, 1e-3);
-  for (int k = 0; k < 5; ++k) v[static_cast<std::size_t>(k)] = static_cast<double>(1e-6f);
-  for (int k = 0; k < 5; ++k) e[static_cast<std::size_t>(k)] = 1e-4;
-  const OutputCheck near_zero = CheckOutput(F32(v), Want(v, e), Bound("x"), 0.5);
+  // as long as it is small against the signal: judged.
+  std::vector<double> nz = Fill(20, 1.0), nz_e = Fill(20, 1e-3);
+  for (int k = 0; k < 5; ++k) nz[static_cast<std::size_t>(k)] = static_cast<double>(1e-6f);
+  for (int k = 0; k < 5; ++k) nz_e[static_cast<std::size_t>(k)] = 1e-4;
+  const OutputCheck near_zero = CheckOutput(F32(nz), Want(nz, nz_e), Bound("x"), 0.5);
   EXPECT_EQ(near_zero.m.vacuous, 0);
   EXPECT_TRUE(near_zero.passed()) << near_zero.mistrust;
   // The same rule for ulp/golden tolerances: golden(atol=10) on unit values.
