@@ -51,12 +51,14 @@ inline Expected ToExpected(const std::vector<Bounded>& s) {
   return e;
 }
 
+inline OracleResult ToOracleResult(const Outs<Bounded>& outs) {
+  OracleResult r;
+  for (const auto& [name, values] : outs) r[name] = ToExpected(values);
+  return r;
+}
+
 inline std::function<OracleResult(const Case&)> Bounds(Outs<Bounded> (*eval)(const Case&)) {
-  return [eval](const Case& c) {
-    OracleResult r;
-    for (const auto& [name, values] : eval(c)) r[name] = ToExpected(values);
-    return r;
-  };
+  return [eval](const Case& c) { return ToOracleResult(eval(c)); };
 }
 
 inline std::function<std::map<std::string, std::vector<double>>(const Case&)> F32(Outs<float> (*eval)(const Case&)) {

@@ -136,6 +136,15 @@ struct OpSpec {
   std::function<void(Case&)> build;           // tensors (specs + fills) from params
   std::function<void(const vt::ExecContext&, const Workspace&)> run;
   std::function<OracleResult(const Case&)> oracle;  // Bounded oracle, logical order
+  // Optional, for ops with selection outputs (top-k ids): the Bounded oracle
+  // given the kernel's result. Where the truth cannot order candidates (ties,
+  // exact or within the bound) any order the spec allows is right, so a row
+  // whose picks are such an order is judged against them - ids, and the
+  // weights that choice implies - and any other row against the oracle's own
+  // picks (a pick outside the tied set still fails). The oracle and cuda
+  // modes use it instead of `oracle` when set; the spec's own tie rule is
+  // pinned by the f32 definition (claims.h F32Definition).
+  std::function<OracleResult(const Case& in, const Case& got)> oracle_given;
   // The same oracle at S = float: the definition evaluated in f32 in the
   // spec's order with its rounding points. The seed fixes that order, so the
   // kernel must reproduce these bytes (claim F32Definition, claims.h).

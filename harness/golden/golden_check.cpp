@@ -260,7 +260,7 @@ CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult 
   OracleResult own;
   std::string own_error;
   try {
-    own = op->oracle(map.c);
+    own = op->oracle_given ? op->oracle_given(map.c, one.after) : op->oracle(map.c);
   } catch (const std::exception& e) {
     own_error = e.what();
   }

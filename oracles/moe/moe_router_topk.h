@@ -9,9 +9,11 @@
 // wherever the bounds separate the competing scores. A row where two scores
 // the decision compares differ in truth but their bounds overlap is
 // AMBIGUOUS: f32 may order them either way, so the caller passes the f32
-// evaluation's ids (fallback_ids) and that row takes them; exact truth ties
-// (equal inputs, so equal f32 values) are never ambiguous: the lowest index
-// wins. docs/ops/moe.md.
+// evaluation's ids (RouterPicks::kAmbiguous) and that row takes them; exact
+// truth ties (equal inputs, so equal f32 values) are never ambiguous: the
+// lowest index wins. Tie-aware checks (RouterPicksWhyNot, RouterPicks::kValid)
+// accept any order the bounds cannot tell apart - a kernel's or upstream's -
+// and take the weights that choice implies. docs/ops/moe.md, "Ties".
 #pragma once
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <cstdint>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "oracles/act/activations.h"
@@ -39,7 +42,7 @@ template <class S>
 struct RouterOut {
   std::vector<S> weights;      // [T, k]
   std::vector<double> ids;     // [T, k]
-  int64_t ambiguous_rows = 0;  // rows that took fallback_ids
+  int64_t ambiguous_rows = 0;  // rows that took given picks other than their own
 };
 
 namespace router {
@@ -153,11 +156,141 @@ S GroupScore(const std::vector<S>& sel, int64_t base, int64_t gs, bool top2) {
 
 }  // namespace router
 
+// One row's scores: the (unbiased) scores the weights come from, the
+// selection scores (+ bias), and, grouped, each group's score.
+template <class S>
+struct RouterRow {
+  std::vector<S> score, sel, gscore;
+};
+
+template <class S>
+RouterRow<S> RouterRowScores(const double* x, int64_t e, const std::vector<double>* bias, const RouterSpec& a) {
+  RouterRow<S> r;
+  const bool grouped = a.n_group > 0;
+  if (grouped && a.sigmoid) {
+    for (int64_t j = 0; j < e; ++j) r.score.push_back(Sigmoid(In<S>(x[j])));
+  } else {
+    r.score = router::Softmax<S>(x, e);
+  }
+  // The bias steers selection only.
+  r.sel = r.score;
+  if (bias != nullptr) {
+    for (int64_t j = 0; j < e; ++j) r.sel[static_cast<size_t>(j)] = r.score[static_cast<size_t>(j)] + In<S>((*bias)[static_cast<size_t>(j)]);
+  }
+  if (grouped) {
+    const int64_t gs = e / a.n_group;
+    for (int64_t g = 0; g < a.n_group; ++g) r.gscore.push_back(router::GroupScore(r.sel, g * gs, gs, bias != nullptr));
+  }
+  return r;
+}
+
+namespace router {
+
+// a is above b in every faithful f32 evaluation: their bounds do not meet.
+// An exact tie (equal truths) is never certain, whichever index the spec's
+// tie rule then prefers.
+inline bool CertainlyAbove(const Bounded& a, const Bounded& b) { return a.v - b.v > a.e + b.e; }
+
+// Whether `pick` is right for the kept groups `kept` (every candidate there
+// that the pick at place r leaves out cannot be certainly above it); "" or why not.
+inline std::string PicksWhyNotIn(const RouterRow<Bounded>& row, const std::vector<char>& kept, int64_t gs,
+                                 const std::vector<int64_t>& pick) {
+  const int64_t e = static_cast<int64_t>(row.sel.size());
+  std::vector<char> taken(static_cast<size_t>(e), 0);
+  for (size_t r = 0; r < pick.size(); ++r) {
+    const int64_t p = pick[r];
+    taken[static_cast<size_t>(p)] = 1;
+    for (int64_t c = 0; c < e; ++c) {
+      if (taken[static_cast<size_t>(c)] || !kept[static_cast<size_t>(c / gs)]) continue;
+      if (!(row.sel[static_cast<size_t>(c)].v > -INFINITY)) continue;
+      if (CertainlyAbove(row.sel[static_cast<size_t>(c)], row.sel[static_cast<size_t>(p)])) {
+        return "expert " + std::to_string(c) + " is certainly above expert " + std::to_string(p) + " (place " +
+               std::to_string(r) + ")";
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace router
+
+// Tie-aware: whether `pick` (k expert ids of one row, in order) is an output
+// some faithful f32 evaluation of the spec could give - "" if so, else why
+// not. Among candidates the bounds cannot order (exact ties included) any
+// order is accepted; a pick that another candidate certainly beats, an id
+// twice, or an expert of a group that cannot be kept, is not. The spec's own
+// tie rule (lowest index first) is the f32 definition's business, not this.
+inline std::string RouterPicksWhyNot(const RouterRow<Bounded>& row, const RouterSpec& a,
+                                     const std::vector<int64_t>& pick) {
+  const int64_t e = static_cast<int64_t>(row.sel.size());
+  std::vector<char> seen(static_cast<size_t>(e), 0);
+  for (int64_t p : pick) {
+    if (p < 0 || p >= e) return "id " + std::to_string(p) + " is not an expert";
+    if (seen[static_cast<size_t>(p)]++) return "expert " + std::to_string(p) + " picked twice";
+    if (!(row.sel[static_cast<size_t>(p)].v > -INFINITY)) return "expert " + std::to_string(p) + " has score -inf";
+  }
+  if (a.n_group <= 0) return router::PicksWhyNotIn(row, std::vector<char>{1}, e, pick);
+  // Grouped: some kept set K (topk_group groups, the picks' among them, no
+  // group outside certainly above one inside) for which the picks are right.
+  const int64_t ng = a.n_group, gs = e / ng;
+  std::vector<char> need(static_cast<size_t>(ng), 0);
+  int64_t needed = 0;
+  for (int64_t p : pick) needed += need[static_cast<size_t>(p / gs)]++ == 0;
+  if (needed > a.topk_group) return "the picks span " + std::to_string(needed) + " groups, more than topk_group";
+  std::vector<int64_t> others;
+  for (int64_t g = 0; g < ng; ++g) {
+    if (!need[static_cast<size_t>(g)]) others.push_back(g);
+  }
+  const int64_t extra = a.topk_group - needed;
+  std::string why = "no set of kept groups makes these picks right";
+  // Every choice of the extra groups, in lexicographic order (at most
+  // C(ng, topk_group): 70 for DeepSeek-V3's 8 groups keeping 4).
+  std::vector<int64_t> idx(static_cast<size_t>(extra));
+  std::iota(idx.begin(), idx.end(), 0);
+  for (int64_t tries = 0; tries < 100000; ++tries) {
+    std::vector<char> kept = need;
+    for (int64_t i : idx) kept[static_cast<size_t>(others[static_cast<size_t>(i)])] = 1;
+    bool groups_ok = true;
+    for (int64_t g = 0; g < ng && groups_ok; ++g) {
+      for (int64_t h = 0; h < ng && groups_ok; ++h) {
+        if (kept[static_cast<size_t>(g)] && !kept[static_cast<size_t>(h)] &&
+            router::CertainlyAbove(row.gscore[static_cast<size_t>(h)], row.gscore[static_cast<size_t>(g)])) {
+          groups_ok = false;
+        }
+      }
+    }
+    if (groups_ok) {
+      const std::string w = router::PicksWhyNotIn(row, kept, gs, pick);
+      if (w.empty()) return "";
+      why = w;
+    }
+    // Next combination of `extra` out of others.size().
+    int64_t i = extra - 1;
+    const int64_t m = static_cast<int64_t>(others.size());
+    while (i >= 0 && idx[static_cast<size_t>(i)] == m - extra + i) --i;
+    if (i < 0) break;
+    ++idx[static_cast<size_t>(i)];
+    for (int64_t j = i + 1; j < extra; ++j) idx[static_cast<size_t>(j)] = idx[static_cast<size_t>(j - 1)] + 1;
+  }
+  return why;
+}
+
+// Picks a caller hands in (per row, [t, k]) and when a row takes them:
+//   kAmbiguous  only where the bounds cannot order two scores the decision
+//               compares (the f32 definition's ids: oracle mode default);
+//   kValid      wherever they are a right output (RouterPicksWhyNot == ""):
+//               a kernel's or upstream's choice among tied candidates;
+//   kAlways     every row (the weights a given choice implies).
+struct RouterPicks {
+  enum class When { kAmbiguous, kValid, kAlways };
+  const std::vector<double>* ids = nullptr;
+  When when = When::kAmbiguous;
+};
+
 // logits [t, e] (values as read), bias [e] or null.
 template <class S>
 RouterOut<S> MoeRouterTopK(int64_t t, int64_t e, const std::vector<double>& logits,
-                           const std::vector<double>* bias, const RouterSpec& a,
-                           const std::vector<double>* fallback_ids = nullptr) {
+                           const std::vector<double>* bias, const RouterSpec& a, RouterPicks given = {}) {
   const int64_t k = a.top_k;
   RouterOut<S> out;
   out.weights.resize(static_cast<size_t>(t * k));
@@ -166,31 +299,21 @@ RouterOut<S> MoeRouterTopK(int64_t t, int64_t e, const std::vector<double>& logi
   const int64_t ng = grouped ? a.n_group : 1, gs = e / ng;
   for (int64_t row = 0; row < t; ++row) {
     const double* x = logits.data() + row * e;
-    // (1) scores: the routing weights come from these (unbiased) values.
-    std::vector<S> score;
-    if (grouped && a.sigmoid) {
-      for (int64_t j = 0; j < e; ++j) score.push_back(Sigmoid(In<S>(x[j])));
-    } else {
-      score = router::Softmax<S>(x, e);
-    }
-    // (2) selection scores: the bias steers selection only.
-    std::vector<S> sel = score;
-    if (bias != nullptr) {
-      for (int64_t j = 0; j < e; ++j) sel[static_cast<size_t>(j)] = score[static_cast<size_t>(j)] + In<S>((*bias)[static_cast<size_t>(j)]);
-    }
+    // (1) scores, (2) selection scores, group scores.
+    const RouterRow<S> rs = RouterRowScores<S>(x, e, bias, a);
+    const std::vector<S>& score = rs.score;
+    const std::vector<S>& sel = rs.sel;
     bool ambiguous = false;
     // (3) groups kept: the topk_group best group scores.
     std::vector<int64_t> cand;
     if (grouped) {
-      std::vector<S> gscore;
-      for (int64_t g = 0; g < ng; ++g) gscore.push_back(router::GroupScore(sel, g * gs, gs, bias != nullptr));
       std::vector<int64_t> order(static_cast<size_t>(ng));
       std::iota(order.begin(), order.end(), 0);
-      router::SortDesc(order, gscore);
+      router::SortDesc(order, rs.gscore);
       for (int64_t i = 0; i < a.topk_group; ++i) {
         for (int64_t h = a.topk_group; h < ng; ++h) {
-          ambiguous = ambiguous || router::Overlap(gscore[static_cast<size_t>(order[static_cast<size_t>(i)])],
-                                                   gscore[static_cast<size_t>(order[static_cast<size_t>(h)])],
+          ambiguous = ambiguous || router::Overlap(rs.gscore[static_cast<size_t>(order[static_cast<size_t>(i)])],
+                                                   rs.gscore[static_cast<size_t>(order[static_cast<size_t>(h)])],
                                                    /*exact_tie_is_sure=*/false);
         }
         const int64_t g = order[static_cast<size_t>(i)];
@@ -214,9 +337,18 @@ RouterOut<S> MoeRouterTopK(int64_t t, int64_t e, const std::vector<double>& logi
       }
     }
     std::vector<int64_t> pick(cand.begin(), cand.begin() + k);
-    if (ambiguous && fallback_ids != nullptr) {
-      for (int64_t r = 0; r < k; ++r) pick[static_cast<size_t>(r)] = static_cast<int64_t>((*fallback_ids)[static_cast<size_t>(row * k + r)]);
-      ++out.ambiguous_rows;
+    if (given.ids != nullptr) {
+      std::vector<int64_t> theirs;
+      for (int64_t r = 0; r < k; ++r) theirs.push_back(static_cast<int64_t>((*given.ids)[static_cast<size_t>(row * k + r)]));
+      bool take = given.when == RouterPicks::When::kAlways ||
+                  (given.when == RouterPicks::When::kAmbiguous && ambiguous);
+      if constexpr (std::is_same_v<S, Bounded>) {
+        if (given.when == RouterPicks::When::kValid) take = RouterPicksWhyNot(rs, a, theirs).empty();
+      }
+      if (take) {
+        if (theirs != pick) ++out.ambiguous_rows;
+        pick = theirs;
+      }
     }
     // (5) weights = unbiased scores; renormalize, then the routed scaling.
     S sum = In<S>(0.0);

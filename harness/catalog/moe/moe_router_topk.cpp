@@ -1,5 +1,6 @@
 // Catalog entry: moe_router_topk (vLLM fused_topk / topk_softmax, and the
 // DeepSeek-V3 grouped_topk noaux_tc router). docs/ops/moe.md.
+#include <algorithm>
 #include <cmath>
 
 #include "harness/catalog/catalog.h"
@@ -143,7 +144,7 @@ oracle::RouterSpec SpecOf(const Params& p) {
 }
 
 template <class S>
-entry::Outs<S> Eval(const Case& c) {
+entry::Outs<S> Eval(const Case& c, const Case* got = nullptr) {
   const TensorData& lg = c.Get("logits");
   const int64_t t = lg.shape[0], e = lg.shape[1];
   const auto x = lg.Values();
@@ -153,10 +154,16 @@ entry::Outs<S> Eval(const Case& c) {
   const std::vector<double>* bp = b != nullptr ? &bias : nullptr;
   oracle::RouterOut<S> r;
   if constexpr (std::is_same_v<S, Bounded>) {
-    // Ambiguous rows (bounds that cannot order two competing scores) take
-    // the f32 definition's ids; everywhere else the truth decides.
-    const auto f = oracle::MoeRouterTopK<float>(t, e, x, bp, spec);
-    r = oracle::MoeRouterTopK<Bounded>(t, e, x, bp, spec, &f.ids);
+    if (got != nullptr) {
+      // Tie-aware: rows whose kernel picks are a right order take them.
+      const std::vector<double> ids = got->Get("indices").Values();
+      r = oracle::MoeRouterTopK<Bounded>(t, e, x, bp, spec, {&ids, oracle::RouterPicks::When::kValid});
+    } else {
+      // Ambiguous rows (bounds that cannot order two competing scores) take
+      // the f32 definition's ids; everywhere else the truth decides.
+      const auto f = oracle::MoeRouterTopK<float>(t, e, x, bp, spec);
+      r = oracle::MoeRouterTopK<Bounded>(t, e, x, bp, spec, {&f.ids, oracle::RouterPicks::When::kAmbiguous});
+    }
   } else {
     r = oracle::MoeRouterTopK<S>(t, e, x, bp, spec);
   }
@@ -170,9 +177,10 @@ std::vector<OutputSpec> Outputs(const Case&) {
                             "+1, a divide), the picked unbiased scores summed in order, a divide "
                             "(renormalize), a product (routed scaling): running error bound of each "
                             "step (docs/ops/moe.md)")},
-          {"indices", Exact("expert ids are a selection: sorted by score, lowest index first on "
-                            "a tie; where the bounds cannot order two scores the f32 definition's "
-                            "order is the reference (docs/ops/moe.md); one wrong id fails"),
+          {"indices", Exact("expert ids are a selection, judged tie-aware: a row's ids must be an order "
+                            "the truth allows (candidates tied exactly or within the bound in any order; "
+                            "weights then those of the ids chosen); the spec's tie rule, lowest index "
+                            "first, is held by the f32 definition (docs/ops/moe.md, Ties); one wrong id fails"),
            /*zeros_are_data=*/true}};
 }
 
@@ -349,36 +357,77 @@ Params RouterParams(const GoldenCase& g, const TensorData& logits, int64_t k) {
   return p;
 }
 
-// Re-lay golden rows [t, k] into the order of `ids` (the kernel's) where the
-// golden row holds the same id.
-void Relay(const std::vector<double>& ids, const TensorData& gid, const TensorData& gw, TensorData& out_id,
-           TensorData& out_w) {
-  const auto want_ids = gid.Values(), want_w = gw.Values();
-  std::vector<double> ri(want_ids.size()), rw(want_w.size());
-  const int64_t t = gid.shape[0], k = gid.shape[1];
+// Re-lay golden rows [t, k] into the order of the kernel's ids. Where
+// upstream picked the same experts, its weights move with its ids. Where it
+// picked others, and both choices are right under our bounds (candidates tied
+// exactly or within the bound: RouterPicksWhyNot), the row takes the kernel's
+// ids, and upstream's weights moved by what the swap changes in the oracle's
+// weights (the truth's, with each choice forced) - nothing for an exact tie
+// without a bias. Otherwise the leftover golden entries keep their order and
+// fail the comparison: a pick outside the tied set is wrong.
+struct Relaid {
+  TensorData ids, weights;
+  std::vector<int64_t> tied_rows;
+};
+
+Relaid Relay(const Case& c, const std::vector<double>& kid, const TensorData& gid_t, const TensorData& gw_t) {
+  const auto gid = gid_t.Values(), gw = gw_t.Values();
+  const int64_t t = gid_t.shape[0], k = gid_t.shape[1];
+  const TensorData& lg = c.Get("logits");
+  const int64_t e = lg.shape[1];
+  const auto x = lg.Values();
+  const TensorData* b = c.Find("bias");
+  const std::vector<double> bias = b != nullptr ? b->Values() : std::vector<double>{};
+  const std::vector<double>* bp = b != nullptr ? &bias : nullptr;
+  const oracle::RouterSpec spec = SpecOf(c.params);
+  using When = oracle::RouterPicks::When;
+  const auto wk = oracle::MoeRouterTopK<Bounded>(t, e, x, bp, spec, {&kid, When::kAlways}).weights;
+  const auto wg = oracle::MoeRouterTopK<Bounded>(t, e, x, bp, spec, {&gid, When::kAlways}).weights;
+  Relaid out;
+  std::vector<double> ri(gid.size()), rw(gw.size());
   for (int64_t r = 0; r < t; ++r) {
-    std::vector<char> used(static_cast<size_t>(k), 0), filled(static_cast<size_t>(k), 0);
+    const auto at = [&](int64_t j) { return static_cast<size_t>(r * k + j); };
+    std::vector<int64_t> kp, gp;
+    for (int64_t j = 0; j < k; ++j) {
+      kp.push_back(static_cast<int64_t>(kid[at(j)]));
+      gp.push_back(static_cast<int64_t>(gid[at(j)]));
+    }
+    const bool same_set = std::is_permutation(kp.begin(), kp.end(), gp.begin());
+    bool tied = false;
+    if (!same_set) {
+      const auto row = oracle::RouterRowScores<Bounded>(x.data() + r * e, e, bp, spec);
+      tied = oracle::RouterPicksWhyNot(row, spec, kp).empty() && oracle::RouterPicksWhyNot(row, spec, gp).empty();
+      if (tied) out.tied_rows.push_back(r);
+    }
+    // Pair each kernel place with a golden place: the same id first, then the
+    // remaining places in order.
+    std::vector<char> used(static_cast<size_t>(k), 0);
+    std::vector<int64_t> partner(static_cast<size_t>(k), -1);
     for (int64_t j = 0; j < k; ++j) {
       for (int64_t q = 0; q < k; ++q) {
-        if (!used[static_cast<size_t>(q)] && want_ids[static_cast<size_t>(r * k + q)] == ids[static_cast<size_t>(r * k + j)]) {
-          used[static_cast<size_t>(q)] = filled[static_cast<size_t>(j)] = 1;
-          ri[static_cast<size_t>(r * k + j)] = want_ids[static_cast<size_t>(r * k + q)];
-          rw[static_cast<size_t>(r * k + j)] = want_w[static_cast<size_t>(r * k + q)];
+        if (!used[static_cast<size_t>(q)] && gp[static_cast<size_t>(q)] == kp[static_cast<size_t>(j)]) {
+          used[static_cast<size_t>(q)] = 1;
+          partner[static_cast<size_t>(j)] = q;
           break;
         }
       }
     }
-    int64_t q = 0;
+    int64_t next = 0;
     for (int64_t j = 0; j < k; ++j) {
-      if (filled[static_cast<size_t>(j)]) continue;
-      while (used[static_cast<size_t>(q)]) ++q;
-      used[static_cast<size_t>(q)] = 1;
-      ri[static_cast<size_t>(r * k + j)] = want_ids[static_cast<size_t>(r * k + q)];
-      rw[static_cast<size_t>(r * k + j)] = want_w[static_cast<size_t>(r * k + q)];
+      if (partner[static_cast<size_t>(j)] >= 0) continue;
+      while (used[static_cast<size_t>(next)]) ++next;
+      used[static_cast<size_t>(next)] = 1;
+      partner[static_cast<size_t>(j)] = next;
+    }
+    for (int64_t j = 0; j < k; ++j) {
+      const int64_t q = partner[static_cast<size_t>(j)];
+      ri[at(j)] = tied ? kid[at(j)] : gid[at(q)];
+      rw[at(j)] = tied ? gw[at(q)] + (wk[at(j)].v - wg[at(q)].v) : gw[at(q)];
     }
   }
-  out_id = TensorFromValues(gid.name, gid.dtype, gid.shape, Role::kOutput, ri);
-  out_w = TensorFromValues(gw.name, gw.dtype, gw.shape, Role::kOutput, rw);
+  out.ids = TensorFromValues(gid_t.name, gid_t.dtype, gid_t.shape, Role::kOutput, ri);
+  out.weights = TensorFromValues(gw_t.name, gw_t.dtype, gw_t.shape, Role::kOutput, rw);
+  return out;
 }
 
 GoldenMapping GoldenRouter(const GoldenCase& g) {
@@ -410,10 +459,19 @@ GoldenMapping GoldenRouter(const GoldenCase& g) {
   } catch (const vt::Error& e) {
     throw GoldenUnsupported(std::string("the kernel refuses this case: ") + e.what());
   }
-  TensorData ri, rw;
-  Relay(run.after.Get("indices").Values(), gi, gw, ri, rw);
-  m.golden_relaid[iname] = ri;
-  m.golden_relaid[wname] = rw;
+  Relaid re = Relay(m.c, run.after.Get("indices").Values(), gi, gw);
+  if (!re.tied_rows.empty()) {
+    std::string rows;
+    for (size_t i = 0; i < re.tied_rows.size() && i < 8; ++i) rows += (i ? ", " : "") + std::to_string(re.tied_rows[i]);
+    if (re.tied_rows.size() > 8) rows += ", ...";
+    m.side_checks.push_back({iname, std::to_string(re.tied_rows.size()) +
+                                        " rows where upstream and the kernel picked different experts among "
+                                        "candidates tied within our bound (rows " + rows +
+                                        "): judged on the kernel's ids, upstream's weights moved by the swap",
+                             ""});
+  }
+  m.golden_relaid[iname] = re.ids;
+  m.golden_relaid[wname] = re.weights;
   m.compare = {{"weights", wname}, {"indices", iname}};
   return m;
 }
@@ -428,8 +486,9 @@ OpSpec Spec_moe_router_topk() {
   s.gen = Gen;
   s.build = Build;
   s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
+  s.oracle = [](const Case& c) { return entry::ToOracleResult(Eval<entry::Bounded>(c)); };
+  s.oracle_given = [](const Case& c, const Case& got) { return entry::ToOracleResult(Eval<entry::Bounded>(c, &got)); };
+  s.oracle_f32 = entry::F32([](const Case& c) { return Eval<float>(c); });
   s.outputs = Outputs;
   s.contract = {{entry::Operand("logits", entry::kFloatIn, entry::kContiguous, {2}),
                  entry::Operand("bias", entry::kF32, entry::kContiguous, {1}),

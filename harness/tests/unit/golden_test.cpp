@@ -15,21 +15,18 @@
 #include "harness/golden/npy.h"
 #include "harness/golden/sha256.h"
 #include "harness/modes/mode.h"
+#include "harness/tests/unit/golden_files.h"
 
 namespace vt::conform {
 namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
+using golden_files::TempDir;
+using golden_files::WriteManifest;
+using golden_files::WriteTensor;
 
 const fs::path kShared = fs::path(VT_SOURCE_DIR) / ".." / "shared" / "goldens" / "vllm-upstream";
-
-fs::path TempDir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("vt_golden_test_" + std::to_string(getpid())) / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
 
 TEST(SharedGoldens, EveryCaseOfACatalogOpPasses) {
   if (!fs::is_directory(kShared)) GTEST_SKIP() << "absent: " << kShared << " (the recorded upstream captures)";
@@ -87,29 +84,11 @@ TEST(ProjectGoldens, EveryCaseOfACatalogOpPasses) {
   EXPECT_GE(passed, 210);
 }
 
-// A small valid rmsnorm golden written from scratch (values need not be right
-// for the refusal tests; the variant tests compute real outputs below).
-void WriteTensor(const fs::path& dir, Json& tensors, const std::string& name, const std::string& dtype,
-                 const std::vector<int64_t>& shape, const std::vector<double>& values) {
-  const auto dt = ParseGoldenDType(dtype);
-  TensorData t;
-  t.dtype = dt->dtype;
-  t.fmt = dt->fmt;
-  t.shape = shape;
-  t.SetContiguous();
-  t.storage.assign(static_cast<std::size_t>(t.Numel()) * vt::SizeOf(t.dtype), 0);
-  t.SetValues(values);
-  WriteNpy((dir / (name + ".npy")).string(), dt->descrs.front(), shape, t.storage);
-  tensors[name] = {{"file", name + ".npy"}, {"dtype", dtype}, {"shape", shape}};
-}
-
 std::vector<double> Ramp(int64_t n, double scale) {
   std::vector<double> v(static_cast<std::size_t>(n));
   for (int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = scale * std::sin(0.37 * static_cast<double>(i) + 0.1);
   return v;
 }
-
-void WriteManifest(const fs::path& dir, const Json& m) { std::ofstream(dir / "manifest.json") << m.dump(1); }
 
 fs::path SmallRmsNorm(const std::string& name) {
   const fs::path d = TempDir(name);

@@ -17,12 +17,15 @@
 #include "harness/golden/manifest.h"
 #include "harness/golden/npy.h"
 #include "harness/modes/mode.h"
+#include "harness/tests/unit/golden_files.h"
 
 namespace vt::conform {
 namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
+// Writes name.npy and its manifest entry (golden_files.h).
+const auto& Write = golden_files::WriteTensor;
 
 struct RopeVariant {
   std::string name, dtype;
@@ -32,20 +35,6 @@ struct RopeVariant {
   std::vector<int64_t> positions;
   double atol, rtol;
 };
-
-void Write(const fs::path& dir, Json& tensors, const std::string& name, const std::string& dtype,
-           const std::vector<int64_t>& shape, const std::vector<double>& values) {
-  const auto dt = ParseGoldenDType(dtype);
-  TensorData t;
-  t.dtype = dt->dtype;
-  t.fmt = dt->fmt;
-  t.shape = shape;
-  t.SetContiguous();
-  t.storage.assign(static_cast<std::size_t>(t.Numel()) * vt::SizeOf(t.dtype), 0);
-  t.SetValues(values);
-  WriteNpy((dir / (name + ".npy")).string(), dt->descrs.front(), shape, t.storage);
-  tensors[name] = {{"file", name + ".npy"}, {"dtype", dtype}, {"shape", shape}};
-}
 
 // x [t, heads*d] rotated by the definition, in double, rounded to `fmt`.
 std::vector<double> Rotate(const RopeVariant& v, std::vector<double> x, int64_t heads, oracle::Fmt fmt,
