@@ -131,9 +131,18 @@ namespace vt::oracle {
 // in a long chunk the sum is large but the terms it weighs are the recent
 // ones, whose spans are short. That is the recurrence run on magnitudes with
 // every step's decay widened by exp(rho_j); its excess over the plain
-// magnitude run bounds the decays' error. Everything else (N-term dots,
-// L-term sums, the chain of handovers, exp and products) is `other_rel`
-// times the widened magnitude.
+// magnitude run bounds the decays' error. Everything else - N-term dots,
+// L-term sums, the chain of handovers, exp and products - is a relative
+// error of the widened magnitude, per element and per part of y:
+//   the intra-chunk part (tokens j <= i of the element's own chunk, and the
+//   D skip): a sum of i + 1 terms, each a CB dot of N terms and a few
+//   roundings: (i + 1) u + intra_rel (the seed's stage 5 sums j <= i only);
+//   the carried part (C_i . S_prev, S_prev built by earlier chunks' L-term
+//   state sums and the chain of handovers): carry_rel.
+// (Before issue 21 one relative error with the case's longest chunk was
+// charged to every element: on the first token of a chunk that is up to L
+// times too wide - vt-fuzz's tolerance_is_sharp found planted bugs hiding
+// there.)
 struct Mamba2ScanScale {
   std::vector<double> out_err;    // [T,H,P]: bound on the chunked algorithm's own error
   std::vector<double> state_err;  // [S,H,P,N]
@@ -164,73 +173,90 @@ inline std::vector<double> Mamba2CumsumStepErr(const Mamba2ScanProblem& q) {
   return rho;
 }
 
-inline Mamba2ScanScale Mamba2ChunkScanScale(const Mamba2ScanProblem& q, double other_rel) {
+inline Mamba2ScanScale Mamba2ChunkScanScale(const Mamba2ScanProblem& q, double intra_rel, double carry_rel) {
   const int64_t T = q.T, H = q.H, P = q.P, G = q.G, N = q.N, PN = q.P * q.N;
+  const double u = 0x1p-24;
   const std::vector<double> rho = Mamba2CumsumStepErr(q);
-  std::vector<char> handover(static_cast<size_t>(T + 1), 0);
-  for (int64_t t : q.cu_chunk_seqlens) handover[static_cast<size_t>(t)] = 1;
+  std::vector<char> chunk_start(static_cast<size_t>(T + 1), 0), handover(static_cast<size_t>(T + 1), 0);
+  for (int64_t t : q.cu_chunk_seqlens) chunk_start[static_cast<size_t>(t)] = handover[static_cast<size_t>(t)] = 1;
   for (int64_t t : q.cu_seqlens) handover[static_cast<size_t>(t)] = 0;
   Mamba2ScanScale r;
   r.out_err.assign(static_cast<size_t>(T * H * P), 0.0);
   r.out_flip.assign(r.out_err.size(), 0.0);
   r.state_err.assign(static_cast<size_t>(q.S * H * PN), 0.0);
-  // h: the state; habs: on magnitudes; wide: on magnitudes, decays widened.
-  std::vector<double> h(static_cast<size_t>(PN)), habs(h.size()), wide(h.size()), flip(h.size());
-  auto err_of = [other_rel](double plain, double widened) { return (widened - plain) + other_rel * widened; };
+  // h: the state; magnitudes (abs) and decays-widened magnitudes (wide) of
+  // the state carried into the current chunk (c) and of what the chunk has
+  // injected so far (i).
+  std::vector<double> h(static_cast<size_t>(PN)), abs_c(h.size()), wide_c(h.size()), abs_i(h.size()),
+      wide_i(h.size()), flip(h.size());
   for (int64_t s = 0; s < q.S; ++s) {
     for (int64_t hd = 0; hd < H; ++hd) {
       const int64_t g = hd / (H / G);
       for (int64_t k = 0; k < PN; ++k) {
         const double v = q.init.empty() ? 0.0 : q.init[static_cast<size_t>((s * H + hd) * PN + k)];
         h[static_cast<size_t>(k)] = v;
-        habs[static_cast<size_t>(k)] = wide[static_cast<size_t>(k)] = std::fabs(v);
-        flip[static_cast<size_t>(k)] = 0.0;
+        abs_c[static_cast<size_t>(k)] = wide_c[static_cast<size_t>(k)] = std::fabs(v);
+        abs_i[static_cast<size_t>(k)] = wide_i[static_cast<size_t>(k)] = flip[static_cast<size_t>(k)] = 0.0;
       }
+      int64_t start = q.cu_seqlens[static_cast<size_t>(s)];
       for (int64_t t = q.cu_seqlens[static_cast<size_t>(s)]; t < q.cu_seqlens[static_cast<size_t>(s + 1)]; ++t) {
-        if (handover[static_cast<size_t>(t)] && q.state_fmt != Fmt::kF32) {
-          // Where the kernel's state, within its error of the truth, could
-          // round to another state-dtype value, one step of that dtype.
+        if (chunk_start[static_cast<size_t>(t)]) {
+          start = t;
           for (int64_t k = 0; k < PN; ++k) {
-            const double v = h[static_cast<size_t>(k)];
-            const double tol = err_of(habs[static_cast<size_t>(k)], wide[static_cast<size_t>(k)]) + 1e-30;
-            flip[static_cast<size_t>(k)] = RoundReal(q.state_fmt, v + tol) - RoundReal(q.state_fmt, v - tol);
+            const size_t kk = static_cast<size_t>(k);
+            if (handover[static_cast<size_t>(t)] && q.state_fmt != Fmt::kF32) {
+              // Where the kernel's state, within its error of the truth, could
+              // round to another state-dtype value, one step of that dtype.
+              const double abs = abs_c[kk] + abs_i[kk], wide = wide_c[kk] + wide_i[kk];
+              const double tol = (wide - abs) + carry_rel * wide + 1e-30;
+              flip[kk] = RoundReal(q.state_fmt, h[kk] + tol) - RoundReal(q.state_fmt, h[kk] - tol);
+            }
+            abs_c[kk] += abs_i[kk];
+            wide_c[kk] += wide_i[kk];
+            abs_i[kk] = wide_i[kk] = 0.0;
           }
         }
+        const double rel_i = static_cast<double>(t - start + 1) * u + intra_rel;
         const double d = Mamba2Dt<double>(q, q.dt[static_cast<size_t>(t * H + hd)], hd, true);
         const double decay = std::exp(d * q.A[static_cast<size_t>(hd)]);
         const double decay_wide = decay * std::exp(rho[static_cast<size_t>(t * H + hd)]);
         for (int64_t p = 0; p < P; ++p) {
           const size_t xi = static_cast<size_t>((t * H + hd) * P + p);
-          double yabs = 0.0, ywide = 0.0, yflip = 0.0;
+          double y_abs_i = 0.0, y_wide_i = 0.0, y_abs_c = 0.0, y_wide_c = 0.0, yflip = 0.0;
           for (int64_t n = 0; n < N; ++n) {
             const size_t bi = static_cast<size_t>((t * G + g) * N + n), k = static_cast<size_t>(p * N + n);
-            const double inject = d * std::fabs(q.x[xi] * q.B[bi]);
+            const double inject = d * std::fabs(q.x[xi] * q.B[bi]), c = std::fabs(q.C[bi]);
             h[k] = decay * h[k] + d * q.x[xi] * q.B[bi];
-            habs[k] = decay * habs[k] + inject;
-            wide[k] = decay_wide * wide[k] + inject;
+            abs_c[k] *= decay;
+            wide_c[k] *= decay_wide;
+            abs_i[k] = decay * abs_i[k] + inject;
+            wide_i[k] = decay_wide * wide_i[k] + inject;
             flip[k] = decay_wide * flip[k];
-            yabs += std::fabs(q.C[bi]) * habs[k];
-            ywide += std::fabs(q.C[bi]) * wide[k];
-            yflip += std::fabs(q.C[bi]) * flip[k];
+            y_abs_i += c * abs_i[k];
+            y_wide_i += c * wide_i[k];
+            y_abs_c += c * abs_c[k];
+            y_wide_c += c * wide_c[k];
+            yflip += c * flip[k];
           }
           if (!q.D.empty()) {
             const double skip = std::fabs(q.D[static_cast<size_t>(q.d_per_channel ? hd * P + p : hd)] * q.x[xi]);
-            yabs += skip;
-            ywide += skip;
+            y_abs_i += skip;
+            y_wide_i += skip;
           }
+          double err = (y_wide_i - y_abs_i) + rel_i * y_wide_i + (y_wide_c - y_abs_c) + carry_rel * y_wide_c;
           if (!q.z.empty()) {
             const double gate = std::fabs(Silu(q.z[xi]));
-            yabs *= gate;
-            ywide *= gate;
+            err *= gate;
             yflip *= gate;
           }
-          r.out_err[xi] = err_of(yabs, ywide);
+          r.out_err[xi] = err;
           r.out_flip[xi] = yflip;
         }
       }
       for (int64_t k = 0; k < PN; ++k) {
-        r.state_err[static_cast<size_t>((s * H + hd) * PN + k)] =
-            err_of(habs[static_cast<size_t>(k)], wide[static_cast<size_t>(k)]);
+        const size_t kk = static_cast<size_t>(k);
+        const double abs = abs_c[kk] + abs_i[kk], wide = wide_c[kk] + wide_i[kk];
+        r.state_err[static_cast<size_t>((s * H + hd) * PN + k)] = (wide - abs) + carry_rel * wide;
       }
     }
   }

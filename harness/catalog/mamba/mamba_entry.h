@@ -58,8 +58,9 @@ inline constexpr const char* kBaselineWhy =
     "vs the sequential recurrence in double (no chunks; state-dtype rounding at each chunk "
     "handover modelled): 4 * max|oracle<float> - truth| (baseline rule) + the chunked "
     "algorithm's error per term (each decay off by the seed's f32 dt*A cumsum error over the "
-    "steps it spans, measured exactly; plus (N + longest chunk + chunks per sequence + 8) u of "
-    "the widened magnitudes for the sums) + the effect of handover roundings that may flip "
+    "steps it spans, measured exactly; plus, of the widened magnitudes, (i + 1 + N + 8) u of the "
+    "intra-chunk part at a chunk's i-th token and (N + longest chunk + chunks per sequence + 8) u "
+    "of the carried state's part) + the effect of handover roundings that may flip "
     "(non-f32 state); docs/ops/mamba.md";
 
 }  // namespace vt::conform::mamba
