@@ -68,6 +68,7 @@ def parse(argv):
 def regen(a):
     from vt_regen import ops_basic, ops_composite, ops_fp4, ops_gdn, ops_more, ops_rope, ops_ssm
     from vt_regen.caseio import commit_case
+    from vt_regen.trust import case_untrusted
     builders = {"rmsnorm": ops_basic.rmsnorm, "silu_and_mul": ops_basic.silu_and_mul,
                 "gelu_and_mul": ops_basic.gelu_and_mul, "embedding": ops_basic.embedding,
                 "matmul": ops_basic.matmul, "rope": ops_rope.rope, "long_context_rope": ops_rope.long_context_rope,
@@ -108,6 +109,16 @@ def regen(a):
                     if case.name in recorded:
                         raise env.EnvError(f"case name {case.name} is a recorded capture's (golden/checksums); "
                                            "rename the variant in golden/regen/vt_regen")
+                    why = case_untrusted(case)
+                    if why:
+                        # The checker would call this golden MISTRUSTED: its
+                        # tolerance cannot judge (vt_regen/trust.py). Never
+                        # written, never widened to pass.
+                        counts["refused"] = counts.get("refused", 0) + 1
+                        failed += 1
+                        print(f"REFUSED {case.name} [{case.op}]: not written, the checker could not trust it: "
+                              + "; ".join(why))
+                        continue
                     status, lines = commit_case(out, case, a.force)
                     counts[status] = counts.get(status, 0) + 1
                     print(f"{status.upper()} {case.name} [{case.op}] -> {out / case.name}")

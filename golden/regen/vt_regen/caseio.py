@@ -88,7 +88,7 @@ def diff(old_folder, new_folder):
     old_m, old_a = read_folder(old_folder)
     new_m, new_a = read_folder(new_folder)
     lines = []
-    for key in ("op", "args", "inputs", "outputs", "tol"):
+    for key in ("op", "args", "inputs", "outputs", "tol", "tol_reason"):
         if old_m.get(key) != new_m.get(key):
             lines.append(f"  {key}: {json.dumps(old_m.get(key))} -> {json.dumps(new_m.get(key))}")
     ot, nt = old_m.get("tensors", {}), new_m.get("tensors", {})
