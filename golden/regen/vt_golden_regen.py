@@ -151,7 +151,7 @@ def main(argv):
                 except ReplayError as e:
                     print(f"vt-golden regen: {e}", file=sys.stderr)
                     return 2
-                print(f"{ok} reproduced, {bad} differ or unreadable, {skipped} not replayed")
+                print(f"{ok} reproduced, {bad} differ or failed, {skipped} not replayed")
                 return 1 if bad else 0
             return regen(a)
         except SignatureChanged as e:

@@ -68,9 +68,13 @@ def write_folder(folder, case):
     _write_file(folder / "manifest.json", text.encode())
 
 
+def read_manifest(folder):
+    return json.loads((folder / "manifest.json").read_text())
+
+
 def read_folder(folder):
     """(manifest dict, {tensor name: array}) of an existing case folder."""
-    man = json.loads((folder / "manifest.json").read_text())
+    man = read_manifest(folder)
     arrays = {}
     for name, spec in man.get("tensors", {}).items():
         arrays[name] = np.load(folder / spec["file"], allow_pickle=False)
