@@ -8,6 +8,7 @@ by the checker from `rope_parameters`.
 """
 import torch
 
+from . import rope_bf16_tol
 from .caseio import Case
 from .upstream import TORCH_DTYPE, check_signature, generator, provenance, to_store, vllm_config
 
@@ -58,13 +59,11 @@ SHAPES = {  # head, rot, max_position, original max, T, q heads, kv heads
     "realistic": (128, 128, 131072, 8192, 8, 4, 2),
 }
 
-TOL = {"f32": ({"atol": 1e-5, "rtol": 1e-5},
-               "f32: vLLM builds inv_freq, t*inv_freq and cos/sin in f32 torch ops; the harness's cache follows "
-               "the same formulas, and the rotation is two products and a sum in f32: a few f32 ulps of |x|; "
-               "1e-5 as the recorded f32 captures"),
-       "bf16": ({"atol": 1e-2, "rtol": 1.6e-2},
-                "bf16: the cache and q/k are rounded to bf16 (2^-8 relative) at points the kernel may not share: "
-                "up to about two bf16 ulps; 1e-2/1.6e-2 as the recorded bf16 captures")}
+# bf16 long_context_rope cases derive theirs from the case's data (rope_bf16_tol.py).
+F32_TOL = ({"atol": 1e-5, "rtol": 1e-5},
+           "f32: vLLM builds inv_freq, t*inv_freq and cos/sin in f32 torch ops; the harness's cache follows "
+           "the same formulas, and the rotation is two products and a sum in f32: a few f32 ulps of |x|; "
+           "1e-5 as the recorded f32 captures")
 
 
 def _plain_rope_tol(dtype, params, rot, positions, q, k):
@@ -139,6 +138,20 @@ def longrope_max_model_len(positions, rope_parameters, max_position):
     return orig if int(positions.max()) < orig else max_position
 
 
+def rope_forward(rope, positions, q, k):
+    """The rotary object's torch reference on q/k of [T, H*head]: (q_out, k_out) alike."""
+    # Phi3LongRoPE is a plain nn.Module: its forward is the torch reference.
+    fwd = getattr(rope, "forward_native", None) or rope.forward
+    from vllm.model_executor.layers.rotary_embedding.deepseek_scaling_rope import DeepseekScalingRotaryEmbedding
+    t = q.shape[0]
+    if isinstance(rope, DeepseekScalingRotaryEmbedding):
+        # DeepseekScalingRotaryEmbedding broadcasts its cache over a head
+        # axis: it takes q/k as [T, H, D] (the others take [T, H*D]).
+        q_out, k_out = fwd(positions, q.clone().view(t, -1, rope.head_size), k.clone().view(t, -1, rope.head_size))
+        return q_out.reshape(t, -1), k_out.reshape(t, -1)
+    return fwd(positions, q.clone(), k.clone())
+
+
 def run_rope(head, max_position, neox, rope_parameters, dtype, positions, q, k, max_model_len=None):
     """vLLM's get_rope(...) reference on positions and q/k of [T, H*head].
 
@@ -164,17 +177,10 @@ def run_rope(head, max_position, neox, rope_parameters, dtype, positions, q, k, 
     with vllm_config(got.get("max_model_len")):
         rope = get_rope(head_size=head, max_position=max_position, is_neox_style=neox,
                         rope_parameters=dict(rope_parameters), dtype=TORCH_DTYPE.get(dtype, torch.float32))
-        # Phi3LongRoPE is a plain nn.Module: its forward is the torch reference.
-        fwd = getattr(rope, "forward_native", None) or rope.forward
-        t = q.shape[0]
-        if rope_type == "deepseek_yarn":
-            # DeepseekScalingRotaryEmbedding broadcasts its cache over a head
-            # axis: it takes q/k as [T, H, D] (the others take [T, H*D]).
-            q_out, k_out = fwd(positions, q.clone().view(t, -1, head), k.clone().view(t, -1, head))
-            q_out, k_out = q_out.reshape(t, -1), k_out.reshape(t, -1)
-            adjustments.append("q/k passed as [T, H, D] views (the class's own layout), outputs reshaped to [T, H*D]")
-        else:
-            q_out, k_out = fwd(positions, q.clone(), k.clone())
+        q_out, k_out = rope_forward(rope, positions, q, k)
+    fwd = getattr(rope, "forward_native", None) or rope.forward
+    if rope_type == "deepseek_yarn":
+        adjustments.append("q/k passed as [T, H, D] views (the class's own layout), outputs reshaped to [T, H*D]")
     got.update(q_out=q_out, k_out=k_out)
     # Phi3LongRoPE keeps short and long caches stacked (long_short_cos_sin_cache),
     # a layout of its own: its cases record q/k only.
@@ -223,9 +229,14 @@ def _case(seed, dtype, shape, key, op):
                 "num_kv_heads": hk, "is_neox_style": neox, "max_position": max_pos}
         tensors.pop("cos_sin_cache", None)
         outputs = ["q_out", "k_out"]
-    tol, why = TOL[dtype]
     if op == "rope":
         tol, why = _plain_rope_tol(dtype, rope_parameters, rot, positions, q, k)
+    elif dtype == "f32":
+        tol, why = F32_TOL
+    else:
+        rope32, _, _, _ = run_rope(head, max_pos, neox, rope_parameters, "f32", positions, q.float(), k.float(),
+                                   got.get("max_model_len"))
+        tol, why = rope_bf16_tol.derive(rope, rope32, rope_forward, positions, q, k, q_out, k_out)
     return Case(name, op, args, tensors, ["positions", "q_in", "k_in"], outputs, tol, why,
                 provenance(getattr(type(rope), fwd_name), f"get_rope(...) -> {type(rope).__name__}.{fwd_name} "
                            "(plain torch) on CPU tensors", adjustments, seed=seed))

@@ -30,13 +30,17 @@ MAX_VACUOUS_FRACTION = 0.1
 
 
 
-def _rope_cache_tol(args, dtype):
+def _rope_cache_tol(args, dtype, tol):
     # long_context_rope.cpp holds the cache to rtol 2^-21 (f32: torch's cos/sin
-    # ulp through * mscale), one bf16 ulp for a bf16 cache (GoldenMapping::tighter)
-    return 0.0, 2.0 ** -7 if dtype == "bf16" else 2.0 ** -21
+    # ulp through * mscale), one bf16 ulp for a bf16 cache (GoldenMapping::tighter),
+    # when that is not above the manifest's rtol; else the manifest's applies
+    rtol = 2.0 ** -7 if dtype == "bf16" else 2.0 ** -21
+    if rtol > float(tol.get("rtol", 0.0)):
+        return float(tol.get("atol", 0.0)), float(tol.get("rtol", 0.0))
+    return 0.0, rtol
 
 
-def _rope_inv_freq_tol(args, dtype):
+def _rope_inv_freq_tol(args, dtype, tol):
     # long_context_rope.cpp (InvFreqAllowedUnits) compares a recorded mixed-NTK
     # inv_freq outside the manifest's tolerance, within (2.5 ln(factor) + 5) u
     # relative, u = 2^-23
@@ -45,7 +49,7 @@ def _rope_inv_freq_tol(args, dtype):
 
 
 # Outputs a checker adapter holds to a bound of its own, in place of the
-# manifest's tolerance: (op, output) -> (args, manifest dtype) -> (atol, rtol).
+# manifest's tolerance: (op, output) -> (args, manifest dtype, tol) -> (atol, rtol).
 ADAPTER_TOL = {("long_context_rope", "cos_sin_cache"): _rope_cache_tol,
                ("long_context_rope", "inv_freq"): _rope_inv_freq_tol}
 
@@ -63,7 +67,7 @@ def manifest_tolerance(op, args, tol, name):
 def output_tolerance(op, args, tol, name, dtype):
     """(atol, rtol) the checker applies to golden output `name` (of manifest dtype `dtype`)."""
     if (op, name) in ADAPTER_TOL:
-        return ADAPTER_TOL[(op, name)](args, dtype)
+        return ADAPTER_TOL[(op, name)](args, dtype, tol)
     return manifest_tolerance(op, args, tol, name)
 
 
