@@ -79,6 +79,22 @@ def vacuous_mask(w, atol, rtol):
     return ~np.isfinite(half) | ((half > np.abs(w)) & (half > 0.01 * rms))
 
 
+def fit_tolerance(need, w, rtols, floor=1e-6):
+    """(atol, rtol) covering a per-element bound `need` (float64, like the reference w):
+    atol + rtol |w_i| >= need_i for every i. Of the candidate rtols, the one that
+    leaves the fewest elements vacuous (the smallest on a tie), with the least
+    atol that covers every element at that rtol. No candidate widens any
+    element's band beyond what covering its own bound at that rtol takes."""
+    aw, nonzero = np.abs(w), np.isfinite(w) & (w != 0)
+    best = None
+    for rtol in sorted(rtols):
+        atol = max(float((need - rtol * aw).max(initial=0.0)), floor)
+        vacuous = int((vacuous_mask(w, atol, rtol) & nonzero).sum())
+        if best is None or vacuous < best[0]:
+            best = (vacuous, atol, rtol)
+    return best[1], best[2]
+
+
 def mistrust_reason(w, atol, rtol, zeros_are_data=False):
     """Why reference values w (float64) cannot vouch for a result under atol/rtol, or ""."""
     n = w.size
