@@ -401,7 +401,6 @@ SCAN_VARIANTS = {
 @contextlib.contextmanager
 def _interpreter_bf16_as_compiled():
     """INTERP_BF16_ADJUSTMENT, for the duration of one call."""
-    import numpy as np
     from triton.runtime import interpreter as itp
     builder = itp.InterpreterBuilder
     cast, dot = builder.cast_impl, builder.create_dot
