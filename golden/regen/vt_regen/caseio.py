@@ -68,9 +68,13 @@ def write_folder(folder, case):
     _write_file(folder / "manifest.json", text.encode())
 
 
+def read_manifest(folder):
+    return json.loads((folder / "manifest.json").read_text())
+
+
 def read_folder(folder):
     """(manifest dict, {tensor name: array}) of an existing case folder."""
-    man = json.loads((folder / "manifest.json").read_text())
+    man = read_manifest(folder)
     arrays = {}
     for name, spec in man.get("tensors", {}).items():
         arrays[name] = np.load(folder / spec["file"], allow_pickle=False)
@@ -88,7 +92,7 @@ def diff(old_folder, new_folder):
     old_m, old_a = read_folder(old_folder)
     new_m, new_a = read_folder(new_folder)
     lines = []
-    for key in ("op", "args", "inputs", "outputs", "tol"):
+    for key in ("op", "args", "inputs", "outputs", "tol", "tol_reason"):
         if old_m.get(key) != new_m.get(key):
             lines.append(f"  {key}: {json.dumps(old_m.get(key))} -> {json.dumps(new_m.get(key))}")
     ot, nt = old_m.get("tensors", {}), new_m.get("tensors", {})

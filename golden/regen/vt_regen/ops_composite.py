@@ -14,7 +14,7 @@ import torch
 import torch.nn.functional as F
 
 from .caseio import Case
-from .upstream import TORCH_DTYPE, from_store, generator, provenance, to_store, vllm_config
+from .upstream import TORCH_DTYPE, NotReplayable, from_store, generator, provenance, to_store, vllm_config
 
 # --- dense_attention ----------------------------------------------------------
 
@@ -166,7 +166,8 @@ def moe_block(seed, dtype, shape):
 def moe_block_replay(man, a):
     args = man["args"]
     if args.get("scoring_func", "softmax") != "softmax" or args.get("activation", "silu") != "silu":
-        return None
+        raise NotReplayable("only the softmax router with SiluAndMul experts is wired (the chain this tool "
+                            "generates)")
     t = {n: from_store(a[n], man["tensors"][n]["dtype"]) for n in man["inputs"]}
     *_, out, _ = _moe_chain(t["x"], t["gate_w"], t["w13"], t["w2"], t["w_shared_gate_up"], t["w_shared_down"],
                             t["w_shared_gate"], args["top_k"], args.get("renormalize", True))

@@ -8,6 +8,7 @@ by the checker from `rope_parameters`.
 """
 import torch
 
+from . import rope_bf16_tol
 from .caseio import Case
 from .upstream import TORCH_DTYPE, check_signature, generator, provenance, to_store, vllm_config
 
@@ -58,13 +59,11 @@ SHAPES = {  # head, rot, max_position, original max, T, q heads, kv heads
     "realistic": (128, 128, 131072, 8192, 8, 4, 2),
 }
 
-TOL = {"f32": ({"atol": 1e-5, "rtol": 1e-5},
-               "f32: vLLM builds inv_freq, t*inv_freq and cos/sin in f32 torch ops; the harness's cache follows "
-               "the same formulas, and the rotation is two products and a sum in f32: a few f32 ulps of |x|; "
-               "1e-5 as the recorded f32 captures"),
-       "bf16": ({"atol": 1e-2, "rtol": 1.6e-2},
-                "bf16: the cache and q/k are rounded to bf16 (2^-8 relative) at points the kernel may not share: "
-                "up to about two bf16 ulps; 1e-2/1.6e-2 as the recorded bf16 captures")}
+# bf16 long_context_rope cases derive theirs from the case's data (rope_bf16_tol.py).
+F32_TOL = ({"atol": 1e-5, "rtol": 1e-5},
+           "f32: vLLM builds inv_freq, t*inv_freq and cos/sin in f32 torch ops; the harness's cache follows "
+           "the same formulas, and the rotation is two products and a sum in f32: a few f32 ulps of |x|; "
+           "1e-5 as the recorded f32 captures")
 
 
 def _plain_rope_tol(dtype, params, rot, positions, q, k):
@@ -129,6 +128,74 @@ def _positions(kind, t, max_position, orig, g, realistic, plain=False):
     return p
 
 
+def longrope_max_model_len(positions, rope_parameters, max_position):
+    """The max_model_len a Phi-3 LongRoPE case runs under. vLLM 0.33's
+    Phi3LongRoPE picks short or long factors for the whole run from
+    model_config.max_model_len (long when it exceeds the original max); the
+    recorded 0.24 captures switched on the positions. The two rules agree when
+    max_model_len is the original max exactly when every position is below it."""
+    orig = int(rope_parameters["original_max_position_embeddings"])
+    return orig if int(positions.max()) < orig else max_position
+
+
+def rope_forward(rope, positions, q, k):
+    """The rotary object's torch reference on q/k of [T, H*head]: (q_out, k_out) alike."""
+    # Phi3LongRoPE is a plain nn.Module: its forward is the torch reference.
+    fwd = getattr(rope, "forward_native", None) or rope.forward
+    from vllm.model_executor.layers.rotary_embedding.deepseek_scaling_rope import DeepseekScalingRotaryEmbedding
+    t = q.shape[0]
+    if isinstance(rope, DeepseekScalingRotaryEmbedding):
+        # DeepseekScalingRotaryEmbedding broadcasts its cache over a head
+        # axis: it takes q/k as [T, H, D] (the others take [T, H*D]).
+        q_out, k_out = fwd(positions, q.clone().view(t, -1, rope.head_size), k.clone().view(t, -1, rope.head_size))
+        return q_out.reshape(t, -1), k_out.reshape(t, -1)
+    return fwd(positions, q.clone(), k.clone())
+
+
+def run_rope(head, max_position, neox, rope_parameters, dtype, positions, q, k, max_model_len=None):
+    """vLLM's get_rope(...) reference on positions and q/k of [T, H*head].
+
+    Shared by generation and replay, so that both run every scaling the same
+    way. Returns (the rotary object, the name of the forward it ran, outputs,
+    adjustments): outputs holds q_out and k_out ([T, H*head]), cos_sin_cache
+    where the class has one, inv_freq for mixed NTK, and max_model_len for
+    Phi-3 (when the caller gives none: longrope_max_model_len)."""
+    import vllm.model_executor.layers.rotary_embedding as rotary
+    from vllm.model_executor.layers.rotary_embedding import get_rope
+    # get_rope memoises instances by its arguments, which do not include
+    # max_model_len: a Phi-3 case would get the previous case's short-mode
+    # instance. Every case builds its own.
+    getattr(rotary, "_ROPE_DICT", {}).clear()
+    check_signature(get_rope, ["head_size", "max_position", "is_neox_style", "rope_parameters", "dtype"])
+    got, adjustments = {}, []
+    rope_type = rope_parameters.get("rope_type", "default")
+    if rope_type == "longrope":
+        if max_model_len is None:
+            max_model_len = longrope_max_model_len(positions, rope_parameters, max_position)
+        got["max_model_len"] = max_model_len
+        adjustments.append(f"model_config stand-in with max_model_len={max_model_len}")
+    with vllm_config(got.get("max_model_len")):
+        rope = get_rope(head_size=head, max_position=max_position, is_neox_style=neox,
+                        rope_parameters=dict(rope_parameters), dtype=TORCH_DTYPE.get(dtype, torch.float32))
+        q_out, k_out = rope_forward(rope, positions, q, k)
+    fwd = getattr(rope, "forward_native", None) or rope.forward
+    if rope_type == "deepseek_yarn":
+        adjustments.append("q/k passed as [T, H, D] views (the class's own layout), outputs reshaped to [T, H*D]")
+    got.update(q_out=q_out, k_out=k_out)
+    # Phi3LongRoPE keeps short and long caches stacked (long_short_cos_sin_cache),
+    # a layout of its own: its cases record q/k only.
+    if hasattr(rope, "cos_sin_cache"):
+        got["cos_sin_cache"] = rope.cos_sin_cache
+    if rope_type == "ntk" and "mixed_b" in rope_parameters:
+        # Mixed NTK forms its frequencies with torch's vectorized f32 pow and
+        # exp, which are not correctly rounded (about 1 ulp): the checker
+        # cannot rebuild these bits, and one ulp times a position near 131k
+        # is visible in q/k. The case records them; the checker compares its
+        # own within the derived bound, then builds the cache from them.
+        got["inv_freq"] = rope._compute_inv_freq(rope.base)
+    return rope, fwd.__name__, got, adjustments
+
+
 def _case(seed, dtype, shape, key, op):
     neox, params, kind = SCALINGS[key]
     head, rot, max_pos, orig, t, hq, hk = SHAPES[shape]
@@ -139,64 +206,39 @@ def _case(seed, dtype, shape, key, op):
     positions = _positions(kind, t, max_pos, orig, g, shape == "realistic", plain=op == "rope")
     q = torch.randn(t, hq * head, generator=g).to(TORCH_DTYPE[dtype])
     k = torch.randn(t, hk * head, generator=g).to(TORCH_DTYPE[dtype])
-    import vllm.model_executor.layers.rotary_embedding as rotary
-    from vllm.model_executor.layers.rotary_embedding import get_rope
-    # get_rope memoises instances by its arguments, which do not include
-    # max_model_len: a Phi-3 case would get the previous case's short-mode
-    # instance. Every case builds its own.
-    getattr(rotary, "_ROPE_DICT", {}).clear()
-    check_signature(get_rope, ["head_size", "max_position", "is_neox_style", "rope_parameters", "dtype"])
-    # Phi3 LongRoPE (vLLM >= 0.3x) picks short or long factors for the whole run
-    # from max_model_len: short only when no position can pass the original max.
-    max_model_len = orig if kind == "short" else max_pos
-    adjustments = [f"model_config stand-in with max_model_len={max_model_len}"] if "longrope" in key else []
-    with vllm_config(max_model_len if adjustments else None):
-        rope = get_rope(head_size=head, max_position=max_pos, is_neox_style=neox,
-                        rope_parameters=dict(rope_parameters), dtype=TORCH_DTYPE[dtype])
-        # Phi3LongRoPE is a plain nn.Module: its forward is the torch reference.
-        fwd = getattr(rope, "forward_native", None) or rope.forward
-        if "deepseek" in key:
-            # DeepseekScalingRotaryEmbedding broadcasts its cache over a head
-            # axis: it takes q/k as [T, H, D] (the others take [T, H*D]).
-            q_out, k_out = fwd(positions, q.clone().view(t, hq, head), k.clone().view(t, hk, head))
-            q_out, k_out = q_out.reshape(t, hq * head), k_out.reshape(t, hk * head)
-            adjustments = adjustments + ["q/k passed as [T, H, D] views (the class's own layout), outputs "
-                                         "reshaped to [T, H*D]"]
-        else:
-            q_out, k_out = fwd(positions, q.clone(), k.clone())
+    rope, fwd_name, got, adjustments = run_rope(head, max_pos, neox, rope_parameters, dtype, positions, q, k)
+    q_out, k_out = got["q_out"], got["k_out"]
     tensors = {"positions": ("i64", to_store(positions, "i64")), "q_in": (dtype, to_store(q, dtype)),
                "k_in": (dtype, to_store(k, dtype))}
     outputs = []
-    # Phi3LongRoPE keeps short and long caches stacked (long_short_cos_sin_cache),
-    # a layout of its own: its cases record q/k only.
-    if shape == "small" and hasattr(rope, "cos_sin_cache"):
-        tensors["cos_sin_cache"] = (dtype, to_store(rope.cos_sin_cache, dtype))
+    if shape == "small" and "cos_sin_cache" in got:
+        tensors["cos_sin_cache"] = (dtype, to_store(got["cos_sin_cache"], dtype))
         outputs.append("cos_sin_cache")
-    if "ntk_mixed" in key:
-        # Mixed NTK forms its frequencies with torch's vectorized f32 pow and
-        # exp, which are not correctly rounded (about 1 ulp): the checker
-        # cannot rebuild these bits, and one ulp times a position near 131k
-        # is visible in q/k. The case records them; the checker compares its
-        # own within the derived bound, then builds the cache from them.
-        tensors["inv_freq"] = ("f32", to_store(rope._compute_inv_freq(rope.base), "f32"))
+    if "inv_freq" in got:
+        tensors["inv_freq"] = ("f32", to_store(got["inv_freq"], "f32"))
         outputs.append("inv_freq")
     tensors["q_out"] = (dtype, to_store(q_out, dtype))
     tensors["k_out"] = (dtype, to_store(k_out, dtype))
     outputs += ["q_out", "k_out"]
     args = {"head_size": head, "max_position": max_pos, "is_neox_style": neox, "rope_parameters": rope_parameters,
             "dtype": dtype, "num_q_heads": hq, "num_kv_heads": hk, "class_name": type(rope).__name__, "seed": seed}
-    if "longrope" in key:
-        args["max_model_len"] = max_model_len
+    if "max_model_len" in got:
+        args["max_model_len"] = got["max_model_len"]
     if op == "rope":  # the plain-rope runner's keys (rope_f32_pos_short)
         args = {"base": rope_parameters["rope_theta"], "rotary_dim": rot, "head_size": head, "num_q_heads": hq,
                 "num_kv_heads": hk, "is_neox_style": neox, "max_position": max_pos}
         tensors.pop("cos_sin_cache", None)
         outputs = ["q_out", "k_out"]
-    tol, why = TOL[dtype]
     if op == "rope":
         tol, why = _plain_rope_tol(dtype, rope_parameters, rot, positions, q, k)
+    elif dtype == "f32":
+        tol, why = F32_TOL
+    else:
+        rope32, _, _, _ = run_rope(head, max_pos, neox, rope_parameters, "f32", positions, q.float(), k.float(),
+                                   got.get("max_model_len"))
+        tol, why = rope_bf16_tol.derive(rope, rope32, rope_forward, positions, q, k, q_out, k_out)
     return Case(name, op, args, tensors, ["positions", "q_in", "k_in"], outputs, tol, why,
-                provenance(getattr(type(rope), fwd.__name__), f"get_rope(...) -> {type(rope).__name__}.{fwd.__name__} "
+                provenance(getattr(type(rope), fwd_name), f"get_rope(...) -> {type(rope).__name__}.{fwd_name} "
                            "(plain torch) on CPU tensors", adjustments, seed=seed))
 
 

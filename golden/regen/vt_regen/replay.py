@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from . import ops_composite, ops_gdn, ops_more
-from .caseio import as_float, read_folder
-from .upstream import HAS_TRITON, TORCH_DTYPE, from_store, vllm_config
+from . import ops_composite, ops_gdn, ops_more, ops_rope
+from .caseio import as_float, read_folder, read_manifest
+from .trust import manifest_tolerance
+from .upstream import HAS_TRITON, NotReplayable, from_store, vllm_config
 
 TRITON_OPS = {"l2norm", "gdn_prefill", "gdn_decode"}
 
@@ -52,12 +53,9 @@ def _matmul(man, a):
 
 
 def _rope_common(man, a, head, max_pos, neox, params, dtype):
-    from vllm.model_executor.layers.rotary_embedding import get_rope
-    rope = get_rope(head_size=head, max_position=max_pos, is_neox_style=neox, rope_parameters=params,
-                    dtype=TORCH_DTYPE.get(dtype, torch.float32))
-    fwd = getattr(rope, "forward_native", None) or rope.forward
-    q, k = fwd(_t(man, a, "positions"), _t(man, a, "q_in").clone(), _t(man, a, "k_in").clone())
-    return {"q_out": q, "k_out": k, "cos_sin_cache": getattr(rope, "cos_sin_cache", None)}
+    _, _, got, _ = ops_rope.run_rope(head, max_pos, neox, params, dtype, _t(man, a, "positions"),
+                                     _t(man, a, "q_in"), _t(man, a, "k_in"), man["args"].get("max_model_len"))
+    return got
 
 
 def _rope(man, a):
@@ -82,18 +80,64 @@ REPLAY = {"rmsnorm": _rmsnorm, "silu_and_mul": _silu_and_mul, "gelu_and_mul": _g
           "causal_conv1d_update": ops_more.causal_conv1d_update_replay,
           "gdn_prefill": ops_gdn.gdn_prefill_replay, "gdn_decode": ops_gdn.gdn_decode_replay}
 
-# Why the others are not replayed here (the table in docs/goldens.md).
+# Ops whose recorded cases have no CPU-runnable reference at all, with why.
 NOT_REPLAYED = {
     "gdn_packed_decode_bf16": "a GPU-only packed kernel compared by bit statistics: no CPU reference",
 }
+NOT_WIRED = ("the generator has a CPU reference for this op, but replay is not wired for it "
+             "(vt_regen/replay.py REPLAY)")
 
 
 class ReplayError(Exception):
     """Nothing to replay: one line, exit 2."""
 
 
+def _one_line(e, limit=300):
+    text = (str(e).strip().splitlines() or [""])[0]
+    return f"{type(e).__name__}: {text[:limit]}"
+
+
+def _compare(man, arrays, got):
+    """(reproduced?, one summary) of the replayed outputs against the recorded ones,
+    each under the tolerance the manifest gives it."""
+    ok, worst, tols = True, [], []
+    for name in man["outputs"]:
+        atol, rtol = manifest_tolerance(man["op"], man.get("args") or {}, man["tol"], name)
+        want = as_float(man["tensors"][name]["dtype"], arrays[name])
+        have = got[name].detach().double().numpy().reshape(want.shape)
+        err = np.abs(have - want)
+        ok &= bool((err <= atol + rtol * np.abs(want)).all())
+        tols.append(f"atol {atol:g}, rtol {rtol:g}")
+        worst.append(f"{name} max abs {err.max():.3g}")
+    if len(set(tols)) == 1:
+        return ok, f"{', '.join(worst)} ({tols[0]})"
+    return ok, ", ".join(f"{w} ({t})" for w, t in zip(worst, tols))
+
+
+def _replay_one(d):
+    """(outcome, line) for one case folder; outcome 0 reproduced, 1 failed, 2 not replayed.
+    Any exception is the caller's: it counts the case failed."""
+    op = read_manifest(d).get("op")
+    fn = REPLAY.get(op) or REPLAY_COMPOSITE.get(op)
+    if op in NOT_REPLAYED or fn is None:
+        return 2, f"NOT REPLAYED {d.name} [{op}]: {NOT_REPLAYED.get(op, NOT_WIRED)}"
+    if op in TRITON_OPS and not HAS_TRITON:
+        return 2, (f"NOT REPLAYED {d.name} [{op}]: Triton kernel, and this environment has no triton "
+                   "(vt-golden regen --setup --with-triton)")
+    man, arrays = read_folder(d)
+    try:
+        got = fn(man, arrays)
+    except NotReplayable as e:
+        return 2, f"NOT REPLAYED {d.name} [{op}]: {e}"
+    ok, summary = _compare(man, arrays, got)
+    return (0, f"REPRODUCED {d.name} [{op}]: {summary}") if ok else (1, f"DIFFERS {d.name} [{op}]: {summary}")
+
+
 def replay_dir(root):
-    """Prints one line per case; returns (reproduced, failed, not replayed) counts."""
+    """Prints one line per case; returns (reproduced, failed, not replayed) counts.
+
+    One case's exception never stops the run: the case is counted failed, with
+    a line naming the exception."""
     if not Path(root).is_dir():
         raise ReplayError(f"--replay-recorded: '{root}' is not a folder")
     dirs = sorted(p.parent for p in Path(root).rglob("manifest.json"))
@@ -103,39 +147,9 @@ def replay_dir(root):
     with vllm_config():
         for d in dirs:
             try:
-                man, arrays = read_folder(d)
-                man["op"], man["outputs"], man["tensors"]
-            except (OSError, ValueError, KeyError, TypeError) as e:
-                print(f"UNREADABLE {d.name}: {type(e).__name__}: {e}")
-                counts[1] += 1  # a case that cannot be read is not a reproduction
-                continue
-            fn = REPLAY.get(man.get("op")) or REPLAY_COMPOSITE.get(man.get("op"))
-            if man.get("op") in TRITON_OPS and not HAS_TRITON:
-                print(f"NOT REPLAYED {d.name} [{man['op']}]: Triton kernel, and this environment has no triton "
-                      "(vt-golden regen --setup --with-triton)")
-                counts[2] += 1
-                continue
-            if fn is None:
-                why = NOT_REPLAYED.get(man.get("op"), "no CPU-runnable reference wired for this op")
-                print(f"NOT REPLAYED {d.name} [{man.get('op')}]: {why}")
-                counts[2] += 1
-                continue
-            got = fn(man, arrays)
-            if got is None:
-                print(f"NOT REPLAYED {d.name} [{man['op']}]: this variant exists only in the Triton kernel")
-                counts[2] += 1
-                continue
-            tol = man.get("tol") or {}
-            atol, rtol = tol.get("atol", 0.0), tol.get("rtol", 0.0)
-            worst, ok = [], True
-            for name in man["outputs"]:
-                want = as_float(man["tensors"][name]["dtype"], arrays[name])
-                have = got[name].detach().double().numpy().reshape(want.shape)
-                err = np.abs(have - want)
-                bad = ~(err <= atol + rtol * np.abs(want))
-                ok &= not bad.any()
-                worst.append(f"{name} max abs {err.max():.3g}")
-            status = "REPRODUCED" if ok else "DIFFERS"
-            print(f"{status} {d.name} [{man['op']}]: {', '.join(worst)} (atol {atol:g}, rtol {rtol:g})")
-            counts[0 if ok else 1] += 1
+                outcome, line = _replay_one(d)
+            except Exception as e:  # noqa: BLE001 - any failure of one case is that case's
+                outcome, line = 1, f"FAILED {d.name}: {_one_line(e)}"
+            print(line, flush=True)
+            counts[outcome] += 1
     return tuple(counts)

@@ -48,6 +48,10 @@ class SignatureChanged(Exception):
     """An upstream callable no longer takes what this tool passes."""
 
 
+class NotReplayable(Exception):
+    """A recorded case's variant has no CPU-runnable reference (replay: NOT REPLAYED with this reason)."""
+
+
 @contextlib.contextmanager
 def vllm_config(max_model_len=None):
     """The config layers are built under. Phi3LongRoPE reads only
