@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/catalog/op_spec.h"
+#include "vt/ops_moe.h"
 
 namespace vt::conform {
 
@@ -24,5 +25,12 @@ const std::vector<CompositeGoldenAdapter>& CompositeGoldenAdapters();
 GoldenMapping MapLongContextRope(const GoldenCase& g);
 GoldenMapping MapDenseAttention(const GoldenCase& g);
 GoldenMapping MapMoeBlock(const GoldenCase& g);  // harness/golden/moe_block.cpp
+// moe_block's router ties: rows where upstream's recorded top-k ids and the
+// router kernel's (ids [T,k] i32, weights [T,k] f32, from `logits` and `bias`
+// under `ra`) differ among candidates tied within the Bounded scores take
+// upstream's ids and the f32 definition's weights for them. Returns the
+// verdict's line, "" when no row was tied.
+std::string FollowTiedPicks(const TensorData& golden_ids, const TensorData& logits, const TensorData* bias,
+                            const vt::MoeRouterTopKArgs& ra, TensorData& ids, TensorData& weights);
 
 }  // namespace vt::conform

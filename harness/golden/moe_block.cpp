@@ -24,6 +24,7 @@
 #include "harness/catalog/claims.h"
 #include "harness/golden/composite_adapters.h"
 #include "harness/golden/golden_check.h"
+#include "oracles/moe/moe_router_topk.h"
 #include "vt/error.h"
 #include "vt/ops.h"
 
@@ -64,6 +65,54 @@ TensorData GatedMlp(const vt::ExecContext& ctx, TensorData& x, const vt::Tensor&
 }
 
 }  // namespace
+
+// Router ties (docs/ops/moe.md, "Ties"): where upstream's recorded top-k ids
+// (`topk_ids`, an intermediate) differ from the router kernel's and both are
+// right under the Bounded scores of the logits the kernel saw - candidates
+// tied exactly or within the bound, whose order torch.topk does not fix -
+// the block follows upstream's choice on that row, with the weights the f32
+// definition gives for it, so `out` compares like with like. A row where
+// the kernel's pick is not right keeps it (and `out` then fails). Returns
+// the verdict's line ("" when no row needed it).
+std::string FollowTiedPicks(const TensorData& golden_ids, const TensorData& logits, const TensorData* bias,
+                            const vt::MoeRouterTopKArgs& ra, TensorData& ids, TensorData& weights) {
+  const int64_t t = ids.shape[0], k = ids.shape[1], e = logits.shape[1];
+  if (golden_ids.Numel() != t * k) return "";
+  oracle::RouterSpec spec;
+  spec.top_k = k;
+  spec.renormalize = ra.renormalize;
+  spec.sigmoid = ra.scoring_func == vt::MoeScoringFunc::kSigmoid;
+  spec.n_group = ra.num_expert_group;
+  spec.topk_group = ra.topk_group;
+  spec.routed_scaling_factor = ra.routed_scaling_factor;
+  const std::vector<double> x = logits.Values(), gid = golden_ids.Values();
+  const std::vector<double> b = bias != nullptr ? bias->Values() : std::vector<double>{};
+  const std::vector<double>* bp = bias != nullptr ? &b : nullptr;
+  std::vector<double> kid = ids.Values(), kw = weights.Values();
+  const auto forced = oracle::MoeRouterTopK<float>(t, e, x, bp, spec, {&gid, oracle::RouterPicks::When::kAlways});
+  std::string rows;
+  int64_t n = 0;
+  for (int64_t r = 0; r < t; ++r) {
+    std::vector<int64_t> kp, gp;
+    for (int64_t j = 0; j < k; ++j) {
+      kp.push_back(static_cast<int64_t>(kid[static_cast<size_t>(r * k + j)]));
+      gp.push_back(static_cast<int64_t>(gid[static_cast<size_t>(r * k + j)]));
+    }
+    if (std::is_permutation(kp.begin(), kp.end(), gp.begin())) continue;
+    const auto row = oracle::RouterRowScores<oracle::Bounded>(x.data() + r * e, e, bp, spec);
+    if (!oracle::RouterPicksWhyNot(row, spec, kp).empty() || !oracle::RouterPicksWhyNot(row, spec, gp).empty()) continue;
+    for (int64_t j = 0; j < k; ++j) {
+      kid[static_cast<size_t>(r * k + j)] = gid[static_cast<size_t>(r * k + j)];
+      kw[static_cast<size_t>(r * k + j)] = forced.weights[static_cast<size_t>(r * k + j)];
+    }
+    if (n++ < 8) rows += (rows.empty() ? "" : ", ") + std::to_string(r);
+  }
+  if (n == 0) return "";
+  ids.SetValues(kid);
+  weights.SetValues(kw);
+  return std::to_string(n) + " rows where upstream's top-k and the router kernel's differ among candidates tied "
+         "within our bound (rows " + rows + (n > 8 ? ", ..." : "") + "): the block follows upstream's ids there";
+}
 
 GoldenMapping MapMoeBlock(const GoldenCase& g) {
   const std::string activation = g.ArgStr("activation", "silu");
@@ -138,6 +187,11 @@ GoldenMapping MapMoeBlock(const GoldenCase& g) {
     vt::MatmulBT(ctx, ViewOf(logits), ViewOf(x), ViewOf(gate_w));
     vt::Tensor bias_view = has_bias ? ViewOf(bias) : vt::Tensor{};
     vt::MoeRouterTopK(ctx, ViewOf(weights), ViewOf(ids), ViewOf(logits), ra, has_bias ? &bias_view : nullptr);
+    std::vector<GoldenMapping::SideCheck> ties;
+    if (g.Has("topk_ids")) {
+      const std::string line = FollowTiedPicks(g.Get("topk_ids"), logits, has_bias ? &bias : nullptr, ra, ids, weights);
+      if (!line.empty()) ties.push_back({"topk_ids", line, ""});
+    }
 
     // Experts: expert_out[t, j, :] for every (token, slot) pair.
     TensorData expert_out = Blank("expert_out", dt, {t, k, h});
@@ -211,6 +265,7 @@ GoldenMapping MapMoeBlock(const GoldenCase& g) {
     m.c.params = p;
     m.c.tensors.push_back(AsRows(GoldenOutputLike(g, "out", "out")));
     m.compare = {{"out", "out"}};
+    m.side_checks = ties;
     return m;
   } catch (const vt::Error& err) {
     throw GoldenUnsupported(std::string("a kernel of the chain refuses this case: ") + err.what());

@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include "harness/catalog/catalog.h"
+#include "harness/catalog/claims.h"
+#include "harness/golden/composite_adapters.h"
 #include "harness/golden/golden_check.h"
 #include "harness/tests/unit/golden_files.h"
 #include "oracles/moe/moe_router_topk.h"
@@ -139,6 +141,30 @@ TEST(RouterTies, GoldenWithUpstreamsTiePickPassesAndAWrongPickFails) {
   const std::vector<double> apart = {3, 1.5, 1, 0, 0.5, 2, -1, 1};
   const CaseResult not_tied = CheckGoldenDir(RouterGolden("not_tied", apart, {0, 2, 1, 3}).string(), RunConfig{});
   EXPECT_EQ(not_tied.status, Outcome::kFailedIncorrect) << not_tied.reason << "\n" << not_tied.detail;
+}
+
+// moe_block: the block follows upstream's recorded ids on a tied row (with
+// the f32 definition's weights for them), and only there.
+TEST(RouterTies, MoeBlockFollowsUpstreamOnlyOnTiedRows) {
+  auto f32 = [](const std::string& name, vt::DType dt, std::vector<int64_t> shape, std::vector<double> v) {
+    return TensorFromValues(name, dt, std::move(shape), Role::kInput, v);
+  };
+  const TensorData logits = f32("logits", vt::DType::kF32, {2, 4}, {3, 1, 1, 0, 3, 1.5, 1, 0});
+  vt::MoeRouterTopKArgs ra;
+  ra.top_k = 2;
+  ra.renormalize = true;
+  TensorData ids = f32("ids", vt::DType::kI32, {2, 2}, {0, 1, 0, 1});
+  TensorData weights = f32("w", vt::DType::kF32, {2, 2}, {0.5, 0.5, 0.5, 0.5});
+  // Row 0: upstream picked expert 2, tied with 1. Row 1: upstream's 2 is
+  // certainly below 1 - not a tie, the kernel's pick stays.
+  const TensorData upstream = f32("topk_ids", vt::DType::kI64, {2, 2}, {0, 2, 0, 2});
+  const std::string line = FollowTiedPicks(upstream, logits, nullptr, ra, ids, weights);
+  EXPECT_NE(line.find("1 rows"), std::string::npos) << line;
+  EXPECT_EQ(ids.Values(), (std::vector<double>{0, 2, 0, 1}));
+  const double e3 = std::exp(3.0), e1 = std::exp(1.0);
+  EXPECT_NEAR(weights.Values()[0], e3 / (e3 + e1), 1e-6);
+  EXPECT_NEAR(weights.Values()[1], e1 / (e3 + e1), 1e-6);
+  EXPECT_EQ(weights.Values()[2], 0.5);  // untouched
 }
 
 }  // namespace
