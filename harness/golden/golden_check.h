@@ -13,7 +13,7 @@
 #include "harness/catalog/op_spec.h"
 #include "harness/core/result.h"
 #include "harness/golden/golden_io.h"
-#include "harness/modes/mode.h"
+#include "harness/core/run_config.h"
 
 namespace vt::conform {
 

@@ -1,6 +1,6 @@
 #include "harness/modes/isolate.h"
 
-#include "harness/runner/crash_note.h"
+#include "harness/core/crash_note.h"
 
 #include <sys/wait.h>
 #include <unistd.h>

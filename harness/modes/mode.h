@@ -12,21 +12,9 @@
 
 #include "harness/catalog/op_spec.h"
 #include "harness/core/result.h"
+#include "harness/core/run_config.h"
 
 namespace vt::conform {
-
-inline constexpr uint64_t kDefaultSeed = 0x5eed2026;
-
-struct RunConfig {
-  Tier tier = Tier::kCi;
-  uint64_t seed = kDefaultSeed;  // the one master seed every case derives from
-  int threads = 0;               // oracle/equivalence runs: 0 = process default
-  std::vector<std::string> golden_dirs;  // golden mode: folders to search for cases
-  bool isolate = true;           // negative mode: run each case in a forked child
-  // cuda mode: the backend its cases run on (kCudaEmu: the host emulation;
-  // kCUDA: a device, SKIPPED(no device) without one).
-  vt::Backend cuda_backend = vt::Backend::kCudaEmu;
-};
 
 struct CaseRef {
   std::string id;       // identity (+ "!error", "#claim", or a golden folder path)

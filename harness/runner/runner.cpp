@@ -1,6 +1,6 @@
 #include "harness/runner/runner.h"
 
-#include "harness/runner/crash_note.h"
+#include "harness/core/crash_note.h"
 
 #include <stdexcept>
 #include <chrono>

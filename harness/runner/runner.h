@@ -32,7 +32,7 @@ struct Summary {
 
 // The command line that reruns exactly one case.
 std::string ReproCommand(const CaseResult& r, const RunConfig& cfg);
-// The crash note (harness/runner/crash_note.h) for a case about to run:
+// The crash note (harness/core/crash_note.h) for a case about to run:
 // "CRASHED op/mode id" and its repro command. Arms the handlers.
 void NoteRunningCase(const CaseResult& started, const RunConfig& cfg);
 

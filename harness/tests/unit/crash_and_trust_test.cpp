@@ -7,7 +7,7 @@
 
 #include "harness/catalog/catalog.h"
 #include "harness/modes/mode.h"
-#include "harness/runner/crash_note.h"
+#include "harness/core/crash_note.h"
 
 namespace vt::conform {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/runner/crash_note.h"
+#include "harness/core/crash_note.h"
 
 #include <unistd.h>
 
