@@ -63,14 +63,14 @@ void QuantRows(const Tensor& x, uint8_t* packed, uint8_t* scale, int64_t scale_c
   for (int64_t i = r0; i < r1; ++i) {
     for (int64_t g = 0; g < groups; ++g) {
       const int64_t base = i * k + g * kGroup;
+      // amax skips every NaN, as the seed's std::fmax skips a quiet one. Not
+      // fmax itself: glibc's fmaxf returns a NaN when an operand is a
+      // signalling NaN, so a group holding one got a NaN amax - or, after it,
+      // the max of the elements behind it - depending on the C library and
+      // the NaN's place (found by the raw-NaN specials, issue 21).
       float amax = 0.0f;
       for (int64_t j = 0; j < kGroup; ++j) {
         v[j] = LoadAs<D>(src, base + j);
-        // Skips every NaN, as the seed's std::fmax skips a quiet one. Not
-        // fmax itself: glibc's fmaxf returns a NaN when an operand is a
-        // signalling NaN, so a group holding one got a NaN amax - or, after
-        // it, the max of the elements behind it - depending on the C library
-        // and the NaN's place (found by the raw-NaN specials, issue 21).
         const float a = std::fabs(v[j]);
         if (a > amax) amax = a;
       }
