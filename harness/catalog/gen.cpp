@@ -1,5 +1,6 @@
 #include "harness/catalog/gen.h"
 
+#include <algorithm>
 #include <set>
 
 namespace vt::conform::gen {
@@ -53,12 +54,31 @@ rc::Gen<int64_t> Pad() { return gen::Pick(std::vector<int64_t>{0, 1, 3, 16}); }
 
 rc::Gen<uint64_t> Seed() { return rc::gen::arbitrary<uint64_t>(); }
 
+void DrawRank(Params& p, Tier t) {
+  const std::string rank = *gen::Pick(std::vector<std::string>{"2d", "2d", "3d", "1d", "4d"});
+  p.Set("rank", rank);
+  if (rank == "3d") p.Set("G", *gen::Heads(t));
+  if (rank == "4d") {
+    p.Set("G", *gen::Pick(std::vector<int64_t>{2, 3}));
+    p.Set("G2", *gen::Pick(std::vector<int64_t>{2, 3}));
+  }
+}
+
+std::vector<int64_t> RankShape(const Params& p, int64_t rows, int64_t inner) {
+  const std::string r = p.Str("rank");
+  if (r == "1d") return {rows * inner};
+  if (r == "3d") return {rows, p.Int("G"), inner};
+  if (r == "4d") return {rows, p.Int("G"), p.Int("G2"), inner};
+  return {rows, inner};
+}
+
 rc::Gen<Params> WithPlacement(rc::Gen<Params> g, bool reshape, bool specials, bool edges) {
   return rc::gen::exec([g, reshape, specials, edges] {
     Params p = *g;
     p.Set("layout", *gen::Pick(std::vector<std::string>{"separate", "packed", "offset"}));
     if (reshape) {
-      p.Set("reshape", *gen::Pick(std::vector<std::string>{"keep", "flat", "reversed", "unit", "mixed", "mixed_shifted"}));
+      p.Set("reshape", *gen::Pick(std::vector<std::string>{"keep", "flat", "reversed", "unit", "mixed", "mixed_shifted",
+                                                           "rank4"}));
     }
     // Normal first (shrinks to it) and twice: the fills stay the common case.
     std::vector<std::string> values = {"normal", "normal"};
@@ -67,6 +87,31 @@ rc::Gen<Params> WithPlacement(rc::Gen<Params> g, bool reshape, bool specials, bo
     if (values.size() > 2) p.Set("values", *gen::Pick(values));
     return p;
   });
+}
+
+std::vector<int64_t> Rank4(int64_t n, std::size_t index) {
+  // Prime factors, largest first, each into the bin with the smallest product
+  // so far: four balanced factors, each > 1 when n has four prime factors.
+  std::vector<int64_t> primes;
+  int64_t rest = n;
+  for (int64_t p = 2; p * p <= rest; ++p) {
+    while (rest % p == 0) {
+      primes.push_back(p);
+      rest /= p;
+    }
+  }
+  if (rest > 1 || primes.empty()) primes.push_back(rest);  // n = 0 or 1 lands here as itself
+  std::vector<int64_t> bins(4, 1);
+  for (auto it = primes.rbegin(); it != primes.rend(); ++it) {
+    *std::min_element(bins.begin(), bins.end()) *= *it;
+  }
+  // Extents of 1 lead; the index-th operand takes the rest rotated by its
+  // index, so operands of one count get unequal rank-4 shapes.
+  std::stable_partition(bins.begin(), bins.end(), [](int64_t b) { return b == 1; });
+  const auto first = std::find_if(bins.begin(), bins.end(), [](int64_t b) { return b != 1; });
+  const auto span = bins.end() - first;
+  if (span > 1) std::rotate(first, first + static_cast<std::ptrdiff_t>(index % static_cast<std::size_t>(span)), bins.end());
+  return bins;
 }
 
 std::vector<int64_t> Reshaped(const std::vector<int64_t>& shape, const std::string& how, std::size_t index) {
@@ -81,6 +126,7 @@ std::vector<int64_t> Reshaped(const std::vector<int64_t>& shape, const std::stri
   if (how == "flat") return {n};
   if (how == "reversed") return std::vector<int64_t>(shape.rbegin(), shape.rend());
   if (how == "unit") return {1, n};
+  if (how == "rank4") return Rank4(n, index);
   return shape;
 }
 

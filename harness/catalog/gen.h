@@ -42,18 +42,38 @@ rc::Gen<double> Eps();
 rc::Gen<int64_t> Pad();
 rc::Gen<uint64_t> Seed();
 
+// The "rank" knob of a row view [rows, ..., inner] whose rank is free (the
+// validators accept ranks 1..4 unless an op restricts them): "2d" (drawn
+// twice: the common case), "3d" with "G" heads, "1d", or "4d", the highest
+// rank, with "G" and "G2" middle extents of 2 or 3 each: a wrong order of the
+// middle dims (strides swapped, indices decomposed the wrong way round) is
+// invisible at rank <= 3 and with a middle extent of 1.
+void DrawRank(Params& p, Tier t);
+// [rows, inner] under the rank knob: "1d" [rows * inner], "2d" [rows, inner],
+// "3d" [rows, G, inner], "4d" [rows, G, G2, inner].
+std::vector<int64_t> RankShape(const Params& p, int64_t rows, int64_t inner);
+
 // Adds the placement knobs every op draws (positive layouts): "layout"
 // (separate / packed / offset: harness/core/workspace.h) and, for ops whose
 // contract has any-shape operands, "reshape" (keep / flat / reversed / unit /
-// mixed: Reshaped), and for ops that declare special carriers or branch edges
+// mixed / rank4: Reshaped), and for ops that declare special carriers or branch edges
 // (OpSpec::values) "values" (normal / special / edges: harness/catalog/values.h).
 rc::Gen<Params> WithPlacement(rc::Gen<Params> g, bool reshape, bool specials = false, bool edges = false);
 
 // The shape an any-shape operand takes under the "reshape" knob: its own,
 // [n], its extents reversed, or [1, n]; "mixed" / "mixed_shifted" give the
 // index-th any-shape operand a different one of those each, in two rotations
-// (equal counts, unequal shapes).
+// (equal counts, unequal shapes); "rank4" gives Rank4(n, index).
 std::vector<int64_t> Reshaped(const std::vector<int64_t>& shape, const std::string& how, std::size_t index);
+
+// A rank-4 shape of n elements, the highest rank the validators accept: n's
+// prime factors multiplied into four balanced extents, each > 1 whenever n has
+// at least four prime factors (counted with multiplicity; a wrong order of
+// the middle dims is invisible below rank 4 or with an extent of 1). With
+// fewer, the extents that cannot be > 1 are leading 1s (17 -> [1,1,1,17],
+// 12 -> [1,3,2,2], 0 -> [1,1,1,0]): still rank 4. The extents > 1 are rotated
+// by `index`, so operands of one count get unequal shapes where they can.
+std::vector<int64_t> Rank4(int64_t n, std::size_t index);
 
 // Draw `count` cases from a generator deterministically from `seed`
 // (RapidCheck's splittable Random), dropping duplicate identities.

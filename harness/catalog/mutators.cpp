@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "harness/core/rng.h"
+
 namespace vt::conform::mut {
 namespace {
 
@@ -210,6 +212,25 @@ ErrorCase PaddedMiddle(const std::string& tensor) {
             t->strides[0] = t->shape[1] * t->strides[1];
             return true;
           }, tensor);
+}
+
+ErrorCase IndexPast32Bits(const std::string& tensor, bool below, const std::string& expect) {
+  const std::string name = tensor + (below ? "_minus_2pow32" : "_plus_2pow32");
+  return Make(name, [=](Case& c) {
+            TensorData* t = c.Find(tensor);
+            if (t == nullptr || t->Numel() == 0) return false;
+            if (t->dtype != vt::DType::kI32 && t->dtype != vt::DType::kI64) return false;
+            // j: the value the fill and its overrides put there (the case may
+            // not be materialised yet).
+            TensorData values = *t;
+            MaterializeTensor(values, c.params.seed);
+            const auto k = static_cast<int64_t>(SplitMix64(c.params.seed ^ HashName(name)) %
+                                                static_cast<uint64_t>(t->Numel()));
+            const double j = values.Values()[static_cast<std::size_t>(k)];
+            t->dtype = vt::DType::kI64;
+            t->overrides.emplace_back(k, j + (below ? -0x1p32 : 0x1p32));
+            return true;
+          }, expect);
 }
 
 ErrorCase ViewRank0(const std::string& tensor) {

@@ -36,6 +36,14 @@ ErrorCase EmptyInner(const std::string& tensor);
 // extent.
 ErrorCase PaddedMiddle(const std::string& tensor);
 
+// One element of an index operand moved by +2^32 (`below` = false) or -2^32
+// from the valid value j it holds: j + 2^32 and j - 2^32 share j's low 32
+// bits, so a range check that reads the index through int32 passes them and
+// the kernel then addresses 2^32 rows away. An i32 operand is widened to i64
+// first (values kept): apply it only to operands that accept both. `expect`:
+// the range check's condition text.
+ErrorCase IndexPast32Bits(const std::string& tensor, bool below, const std::string& expect);
+
 // Bound-view corruptions (ErrorCase::bind): states a caller can hand the API
 // that no TensorData describes.
 ErrorCase ViewRank0(const std::string& tensor);

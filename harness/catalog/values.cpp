@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "harness/core/rng.h"
 
@@ -24,13 +25,24 @@ uint64_t Draw(const Case& c, const std::string& tensor, uint64_t salt, uint64_t 
   return StreamValue(c.params.seed, HashName(tensor) ^ salt, k);
 }
 
+bool HasRawNaNs(vt::DType dt) { return dt == vt::DType::kF32 || dt == vt::DType::kF16 || dt == vt::DType::kBF16; }
+
 void ApplySpecials(const SpecialCarrier& s, Case& c) {
   TensorData* t = c.Find(s.tensor);
   if (t == nullptr || t->Numel() == 0) return;
   const auto& vocab = SpecialVocabulary();
+  const auto& raw = RawNaNs();
+  // f32 / f16 / bf16 carriers draw the raw NaNs too; other formats (fp8
+  // scale bytes) have no NaN payloads to vary.
+  const uint64_t kinds = vocab.size() + (HasRawNaNs(t->dtype) ? raw.size() : 0);
   const uint64_t n = static_cast<uint64_t>(t->Numel());
   auto put = [&](uint64_t k) {
-    t->overrides.emplace_back(static_cast<int64_t>(k), vocab[Draw(c, s.tensor, kPickSalt, k) % vocab.size()]);
+    const uint64_t pick = Draw(c, s.tensor, kPickSalt, k) % kinds;
+    if (pick < vocab.size()) {
+      t->overrides.emplace_back(static_cast<int64_t>(k), vocab[pick]);
+    } else {
+      t->bit_overrides.emplace_back(static_cast<int64_t>(k), RawNaNBits(raw[pick - vocab.size()], t->dtype));
+    }
   };
   if (s.row) {
     // Rows of the leading extent (a rank-1 operand: one element per row); one
@@ -99,6 +111,28 @@ const std::vector<double>& SpecialVocabulary() {
     return v;
   }();
   return kVocab;
+}
+
+const std::vector<RawNaN>& RawNaNs() {
+  static const std::vector<RawNaN> kRaw = {
+      {"signalling, payload in the lowest bit only", 0x7F800001u, 0x7C01u, 0x7F81u},
+      {"signalling, payload in the top bit below the quiet bit", 0x7FA00000u, 0x7D00u, 0x7FA0u},
+      {"negative signalling, payload in the lowest bit only", 0xFF800001u, 0xFC01u, 0xFF81u},
+      {"quiet, payload in the lowest bit only", 0x7FC00001u, 0x7E01u, 0x7FC1u},
+      {"quiet, every payload bit set", 0x7FFFFFFFu, 0x7FFFu, 0x7FFFu},
+      {"negative quiet, every payload bit set", 0xFFFFFFFFu, 0xFFFFu, 0xFFFFu},
+  };
+  return kRaw;
+}
+
+uint64_t RawNaNBits(const RawNaN& r, vt::DType dt) {
+  switch (dt) {
+    case vt::DType::kF32: return r.f32;
+    case vt::DType::kF16: return r.f16;
+    case vt::DType::kBF16: return r.bf16;
+    default: break;
+  }
+  throw std::invalid_argument("RawNaNBits: " + std::string(vt::Name(dt)) + " has no NaN patterns");
 }
 
 void ApplyValues(const ValueDecl& d, Case& c) {

@@ -7,13 +7,16 @@
 //   values=special  a sparse, seed-chosen subset of the declared carriers'
 //                   elements holds vocabulary values (NaN of both signs, +-inf,
 //                   +-0, subnormals and the largest finite values of f32, f16
-//                   and bf16, rounding ties of f16 and bf16)
+//                   and bf16, rounding ties of f16 and bf16) or, in f32 / f16
+//                   / bf16 carriers, raw NaN patterns (RawNaNs)
 //   values=edges    a fraction of the declared tensors' elements is drawn
 //                   uniformly inside the op's branch-edge bands
 // Values are encoded through the oracle-side codecs (EncodeElement), never a
-// kernel's, and round to the operand's dtype like any fill.
+// kernel's, and round to the operand's dtype like any fill; raw NaN patterns
+// are written as they are (TensorData::bit_overrides).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -47,6 +50,20 @@ struct ValueDecl {
 
 // The vocabulary, as doubles (rounded to the operand's dtype on encoding).
 const std::vector<double>& SpecialVocabulary();
+
+// NaNs a double cannot put into an operand: EncodeElement rounds through f32
+// (an f32 signalling NaN comes out quiet) and keeps only a NaN's top payload
+// bits (bf16 / f16). One kind, as the bit pattern of each float dtype. They
+// catch a store or codec that rounds a NaN like a number (f32 0x7F800001 ->
+// bf16 +inf; 0x7FFFFFFF -> -0), drops the quiet bit, or loses the sign.
+struct RawNaN {
+  const char* what;
+  uint32_t f32;
+  uint16_t f16, bf16;
+};
+const std::vector<RawNaN>& RawNaNs();
+// The pattern of `r` in dt (f32, f16 or bf16; anything else throws).
+uint64_t RawNaNBits(const RawNaN& r, vt::DType dt);
 
 // Apply the case's "values" knob (no knob or "normal": nothing).
 void ApplyValues(const ValueDecl& d, Case& c);

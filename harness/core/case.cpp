@@ -261,6 +261,15 @@ void FillPattern(TensorData& t, bool gap) {
 
 namespace {
 
+void ApplyBitOverrides(TensorData& t, const std::vector<int64_t>& offs) {
+  const std::size_t es = vt::SizeOf(t.dtype);
+  for (const auto& [k, bits] : t.bit_overrides) {
+    if (k >= 0 && k < static_cast<int64_t>(offs.size())) {
+      std::memcpy(&t.storage[static_cast<std::size_t>(offs[static_cast<std::size_t>(k)]) * es], &bits, es);  // little endian
+    }
+  }
+}
+
 // Fill::Bits: each logical element's bytes from its own stream value; for a
 // float dtype, a seed-chosen fraction of the elements gets the exponent field
 // all ones. Overrides are encoded over the patterns like any fill's.
@@ -281,6 +290,7 @@ void MaterializeBits(TensorData& t, uint64_t case_seed, uint64_t stream) {
       EncodeElement(t.dtype, t.fmt, v, &t.storage[static_cast<std::size_t>(offs[static_cast<std::size_t>(k)]) * es]);
     }
   }
+  ApplyBitOverrides(t, offs);
 }
 
 }  // namespace
@@ -325,6 +335,7 @@ void MaterializeTensor(TensorData& t, uint64_t case_seed) {
     if (k >= 0 && k < static_cast<int64_t>(values.size())) values[static_cast<std::size_t>(k)] = v;
   }
   t.SetValues(values);
+  if (!t.bit_overrides.empty()) ApplyBitOverrides(t, t.LogicalOffsets());
 }
 
 void Materialize(Case& c) {

@@ -67,6 +67,11 @@ struct TensorData {
   // (re)materialisation - a mutated error case, another tensor order -
   // gives the same bytes. Indices past Numel() (a mutated shape) are dropped.
   std::vector<std::pair<int64_t, double>> overrides;
+  // Raw bit patterns put over the fill after `overrides` (logical element
+  // index -> the element's bytes, little endian, in the low bits): what no
+  // double can say - a signalling NaN, a NaN's exact payload - survives
+  // every (re)materialisation byte for byte. Indices past Numel() are dropped.
+  std::vector<std::pair<int64_t, uint64_t>> bit_overrides;
   std::vector<uint8_t> storage;  // StorageElems() * element size bytes
 
   int64_t Numel() const;

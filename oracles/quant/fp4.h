@@ -62,8 +62,13 @@ S AbsMax(const std::vector<S>& x, int64_t base) {
     }
     return {v, e, e == 0.0};
   } else {
+    // Every NaN skipped by the comparison (std::fmax would depend on the C
+    // library for a signalling one).
     S m = S(0);
-    for (int64_t j = 0; j < kFp4Group; ++j) m = std::fmax(m, std::fabs(x[static_cast<size_t>(base + j)]));
+    for (int64_t j = 0; j < kFp4Group; ++j) {
+      const S a = std::fabs(x[static_cast<size_t>(base + j)]);
+      if (a > m) m = a;
+    }
     return m;
   }
 }

@@ -45,18 +45,10 @@ inline void BuildFlatBinary(Case& c, const std::string& a, const std::string& b)
   c.Output("out", p.DType("out"), FlatShape(k, 0, t, d));
 }
 
-// Same-shape unary ops (out and x share one shape of any rank): "2d" [T,H],
-// "3d" [T,G,H] (G heads) or "1d" [T*H].
-inline rc::Gen<std::string> RankKnob() {
-  return gen::Pick(std::vector<std::string>{"2d", "2d", "3d", "1d"});
-}
-inline std::vector<int64_t> RankShape(const Params& p) {
-  const int64_t t = p.Int("T"), h = p.Int("H");
-  const std::string r = p.Str("rank");
-  if (r == "3d") return {t, p.Int("G"), h};
-  if (r == "1d") return {t * h};
-  return {t, h};
-}
+// Same-shape unary ops (out and x share one shape of any rank): [T, H] under
+// the "rank" knob (gen::DrawRank): "2d" [T,H], "3d" [T,G,H] (G heads),
+// "4d" [T,G,G2,H] or "1d" [T*H].
+inline std::vector<int64_t> RankShape(const Params& p) { return gen::RankShape(p, p.Int("T"), p.Int("H")); }
 
 // A contiguous copy of src under a new name/role, viewed with another shape of
 // the same element count (a reshape of the logical contents).

@@ -17,8 +17,7 @@ rc::Gen<Params> Gen(Tier tier) {
     p.Set("out", *gen::FloatOut());
     p.Set("T", *gen::Rows(tier));
     p.Set("H", *gen::Width(tier));
-    p.Set("rank", *act::RankKnob());
-    if (p.Str("rank") == "3d") p.Set("G", *gen::Heads(tier));
+    gen::DrawRank(p, tier);
     // Negative, tiny, large, and sqrt(2048) (Gemma's normaliser at hidden size
     // 2048). 1e-3, 33.3, 0.1 and sqrt(2048) are not f32 values: the kernel
     // multiplies by f32(s), which is also what the oracle is given.

@@ -17,8 +17,7 @@ rc::Gen<Params> Gen(Tier tier) {
     p.Set("out", *gen::FloatOut());
     p.Set("T", *gen::Rows(tier));
     p.Set("H", *gen::Width(tier));
-    p.Set("rank", *act::RankKnob());
-    if (p.Str("rank") == "3d") p.Set("G", *gen::Heads(tier));
+    gen::DrawRank(p, tier);
     // Gemma-2's final-logit (30) and attention (50) caps, plus small caps whose
     // f32 value and quotients are not "round".
     p.Set("cap", *gen::Pick(std::vector<double>{30.0, 50.0, 1.5, 0.25}));

@@ -8,16 +8,11 @@
 namespace vt::conform::glue {
 namespace {
 
-// in's shape: "2d" [T,D], "3d" [T,G,D], "1d" [T*D]; its outer strides padded
-// by "pad" elements (read through its strides, H-4). out is [T, count / T] here; the
-// reshape knob draws it flat, reversed or [1, n] (only its count matters).
-std::vector<int64_t> InShape(const Params& p) {
-  const int64_t t = p.Int("T"), d = p.Int("D");
-  const std::string r = p.Str("rank");
-  if (r == "3d") return {t, p.Int("G"), d};
-  if (r == "1d") return {t * d};
-  return {t, d};
-}
+// in's shape: gen::RankShape of [T, D] ("2d" [T,D], "3d" [T,G,D], "4d"
+// [T,G,G2,D], "1d" [T*D]); its outer strides padded by "pad" elements (read
+// through its strides, H-4). out is [T, count / T] here; the reshape knob
+// draws it flat, reversed, [1, n] or rank 4 (only its count matters).
+std::vector<int64_t> InShape(const Params& p) { return gen::RankShape(p, p.Int("T"), p.Int("D")); }
 
 rc::Gen<Params> Gen(const std::string& name, vt::DType in, vt::DType out, Tier tier) {
   return rc::gen::exec([=] {
@@ -26,8 +21,7 @@ rc::Gen<Params> Gen(const std::string& name, vt::DType in, vt::DType out, Tier t
     p.Set("out", std::string(vt::Name(out)));
     p.Set("T", *gen::Rows(tier));
     p.Set("D", *gen::Width(tier));
-    p.Set("rank", *gen::Pick(std::vector<std::string>{"2d", "2d", "3d", "1d"}));
-    p.Set("G", *gen::Heads(tier));
+    gen::DrawRank(p, tier);
     p.Set("pad", *gen::Pad());
     p.Set("scale", *gen::Scale());
     p.Set("fill", *FillKnob());
@@ -39,7 +33,8 @@ rc::Gen<Params> Gen(const std::string& name, vt::DType in, vt::DType out, Tier t
 void Build(Case& c) {
   const Params& p = c.params;
   c.Input("in", p.DType("in"), InShape(p), InputFill(p)).SetRowPadding(p.Int("pad"));
-  const int64_t width = p.Str("rank") == "3d" ? p.Int("G") * p.Int("D") : p.Int("D");
+  int64_t width = 1;  // elements per row of T
+  for (int64_t d : gen::RankShape(p, 1, p.Int("D"))) width *= d;
   c.Output("out", p.DType("out"), {p.Int("T"), width});
 }
 

@@ -120,7 +120,11 @@ OpSpec Spec_embedding() {
               glue::StridedIndex("ids"),
               glue::IndexOutOfRange("ids", "table", "V", [](int64_t v) { return v; }),
               glue::IndexOutOfRange("ids", "table", "minus1", [](int64_t) { return -1; }),
-              glue::IndexOutOfRange("ids", "table", "int32max", [](int64_t) { return int64_t{2147483647}; })};
+              glue::IndexOutOfRange("ids", "table", "int32max", [](int64_t) { return int64_t{2147483647}; }),
+              // Valid ids moved by +-2^32 (an i32 ids widened to i64): a check
+              // that reads them through int32 would pass them.
+              mut::IndexPast32Bits("ids", false, "is outside [0, "),
+              mut::IndexPast32Bits("ids", true, "is outside [0, ")};
   s.claims = {RowSlice({"ids", "out"}),
               SameAs("index_select_on_table",
                      "embedding(table, ids) == index_select(table, ids as i32) when table and out share a dtype",

@@ -7,10 +7,8 @@ rc::Gen<std::string> AnyDType() {
 }
 
 std::vector<int64_t> RowsShape(const Params& p, int64_t rows) {
-  const std::string r = p.Str("rank");
-  if (r == "1d") return {rows};
-  if (r == "3d") return {rows, p.Int("G"), p.Int("D")};
-  return {rows, p.Int("D")};
+  if (p.Str("rank") == "1d") return {rows};  // one element per index row
+  return gen::RankShape(p, rows, p.Int("D"));
 }
 
 Fill RowFill(const Params& p, vt::DType dt) {
@@ -27,8 +25,7 @@ int64_t RowElems(const TensorData& t) {
 }
 
 void DrawRowKnobs(Params& p, Tier tier) {
-  p.Set("rank", *gen::Pick(std::vector<std::string>{"2d", "2d", "3d", "1d"}));
-  p.Set("G", *gen::Heads(tier));
+  gen::DrawRank(p, tier);
   p.Set("D", *HeadDim(tier));
   p.Set("pad", *gen::Pad());
   p.Set("scale", *gen::Scale());

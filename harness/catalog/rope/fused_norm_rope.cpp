@@ -189,7 +189,11 @@ OpSpec Spec_fused_norm_rope() {
                 pos.overrides.push_back({static_cast<int64_t>(c.params.seed % static_cast<uint64_t>(pos.Numel())),
                                          static_cast<double>(c.params.Int("P"))});
                 return true;
-              }, "positions must lie in [0, P")};
+              }, "positions must lie in [0, P"),
+              // A valid position moved by +-2^32 (i32 widened to i64): a check
+              // that reads it through int32 would pass it.
+              mut::IndexPast32Bits("positions", false, "positions must lie in [0, P"),
+              mut::IndexPast32Bits("positions", true, "positions must lie in [0, P")};
   s.claims = {Composite(), RowSlice({"x", "positions", "latent_out", "pe_out"})};
   return s;
 }

@@ -14,6 +14,7 @@ rc::Gen<Params> Gen(Tier tier) {
     p.Set("T", *gen::Rows(tier));
     p.Set("rot", *rope_entry::RotaryDim(tier));
     rope_entry::DrawFrequency(p);
+    rope_entry::DrawPositionBase(p);
     p.seed = *gen::Seed();
     return p;
   });
@@ -21,7 +22,7 @@ rc::Gen<Params> Gen(Tier tier) {
 
 void Build(Case& c) {
   const Params& p = c.params;
-  rope_entry::AddPositions(c, p.DType("pos_dt"), p.Int("T"), false, p.Int("maxpos"));
+  rope_entry::AddPositions(c, p.DType("pos_dt"), p.Int("T"), false, p.Int("maxpos"), rope_entry::PositionBase(p));
   c.Output("cos_sin", vt::DType::kF32, {p.Int("T"), p.Int("rot")});
 }
 

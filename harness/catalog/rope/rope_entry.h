@@ -37,11 +37,23 @@ inline TensorData& AddRotated(Case& c, const std::string& name, vt::DType dt, in
   return x;
 }
 
-// Positions drawn uniformly in [0, limit): [T], or [3, T] (mrope).
-inline TensorData& AddPositions(Case& c, vt::DType dt, int64_t t, bool mrope, int64_t limit) {
+// Positions drawn uniformly in [base, base + limit): [T], or [3, T] (mrope).
+inline TensorData& AddPositions(Case& c, vt::DType dt, int64_t t, bool mrope, int64_t limit, int64_t base = 0) {
   std::vector<int64_t> shape = mrope ? std::vector<int64_t>{3, t} : std::vector<int64_t>{t};
-  return c.Input("positions", dt, shape, Fill::Uniform(0.0, static_cast<double>(limit)));
+  const auto lo = static_cast<double>(base);
+  return c.Input("positions", dt, shape, Fill::Uniform(lo, lo + static_cast<double>(limit)));
 }
+
+// Where rope_neox / rope_cos_sin_cache positions start ("pos_base"). Their
+// positions index no table: the seed multiplies any int64 into the double
+// angle and op-contracts fixes no range, so i64 positions of +-2^32 + j are
+// valid. They share j's low 32 bits: a kernel that reads an i64 position
+// through int32 rotates by j's angle instead. 0 for i32 positions.
+inline void DrawPositionBase(Params& p) {
+  const int64_t far = int64_t{1} << 32;
+  p.Set("pos_base", p.Str("pos_dt") == "i64" ? *gen::Pick(std::vector<int64_t>{0, 0, far, -far}) : 0);
+}
+inline int64_t PositionBase(const Params& p) { return p.Has("pos_base") ? p.Int("pos_base") : 0; }
 
 // Multimodal sections summing to half: (s0, s1, s2) with random splits,
 // including empty sections.

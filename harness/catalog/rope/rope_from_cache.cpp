@@ -212,6 +212,10 @@ OpSpec Spec_rope_from_cache() {
       }, "entries must be >= 0"),
       SectionError("mrope_section_sum_plus1", 1), SectionError("mrope_section_sum_minus1", -1),
       PositionError("position_past_cache", false), PositionError("position_negative", true),
+      // A valid position moved by +-2^32 ([T] or [3,T]; i32 widened to i64):
+      // a check that reads it through int32 would pass it.
+      mut::IndexPast32Bits("positions", false, "positions must lie in [0, P"),
+      mut::IndexPast32Bits("positions", true, "positions must lie in [0, P"),
   };
   s.claims = {
       SameAs("strided_equals_packed", "q/k with padded token/head strides == the same values packed",

@@ -21,6 +21,7 @@ rc::Gen<Params> Gen(Tier tier) {
     p.Set("rot", rot);
     p.Set("D", *rope_entry::HeadDim(rot));
     rope_entry::DrawFrequency(p);
+    rope_entry::DrawPositionBase(p);
     p.Set("scale", *gen::Scale());
     p.seed = *gen::Seed();
     return p;
@@ -33,7 +34,7 @@ void Build(Case& c) {
   const int64_t t = p.Int("T"), d = p.Int("D");
   c.Add("q", dt, {t, p.Int("Hq"), d}, Role::kInPlace, entry::Values(p));
   c.Add("k", dt, {t, p.Int("Hk"), d}, Role::kInPlace, entry::Values(p));
-  rope_entry::AddPositions(c, p.DType("pos_dt"), t, false, p.Int("maxpos"));
+  rope_entry::AddPositions(c, p.DType("pos_dt"), t, false, p.Int("maxpos"), rope_entry::PositionBase(p));
 }
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) {

@@ -213,6 +213,39 @@ TEST(Materialize, DependsOnSeedNameAndIndexOnly) {
   for (double v : k.Get("o").Values()) EXPECT_TRUE(std::isnan(v));  // outputs are poisoned
 }
 
+// Raw bit overrides land over the fill and the value overrides, byte for
+// byte (an f32 signalling NaN stays signalling), in every fill kind, at
+// logical positions of a strided view; indices past the count are dropped.
+TEST(Materialize, BitOverridesAreWrittenAsTheyAre) {
+  for (const Fill& fill : {Fill::Normal(0, 1), Fill::Bits(0.5)}) {
+    Case c;
+    c.params = Params("t");
+    c.params.seed = 9;
+    TensorData& a = c.Input("a", vt::DType::kF32, {3, 4}, fill);
+    a.SetRowPadding(2);
+    a.overrides = {{5, 1.5}, {6, 2.5}};
+    a.bit_overrides = {{5, 0x7F800001u}, {11, 0xFFFFFFFFu}, {12, 0x7FC00000u}};
+    TensorData& h = c.Input("h", vt::DType::kBF16, {4}, fill);
+    h.bit_overrides = {{0, 0x7F81u}};
+    Materialize(c);
+    const TensorData& x = c.Get("a");
+    auto at = [&](int64_t k) {
+      uint32_t u;
+      std::memcpy(&u, x.storage.data() + x.LogicalOffsets()[static_cast<std::size_t>(k)] * 4, 4);
+      return u;
+    };
+    EXPECT_EQ(at(5), 0x7F800001u);  // over the value override
+    EXPECT_EQ(at(11), 0xFFFFFFFFu);
+    if (fill.kind == Fill::Kind::kNormal) EXPECT_EQ(x.Values()[6], 2.5);
+    uint16_t b;
+    std::memcpy(&b, c.Get("h").storage.data(), 2);
+    EXPECT_EQ(b, 0x7F81u);
+    Case again = c;
+    Materialize(again);
+    EXPECT_EQ(again.Get("a").storage, x.storage);
+  }
+}
+
 // ---- strided views ----------------------------------------------------------
 
 bool IsNaNElement(vt::DType dt, const uint8_t* p) {

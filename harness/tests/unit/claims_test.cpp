@@ -272,6 +272,40 @@ TEST(Mutators, NullDeviceAliasAndArgs) {
   Apply(mut::Arg("gamma", 1), "", false);
 }
 
+// j +- 2^32 in one element of an index operand (widened to i64), j being the
+// value the fill put there: the low 32 bits stay j's.
+TEST(Mutators, IndexPast32BitsKeepsTheLow32Bits) {
+  for (const bool below : {false, true}) {
+    Case base;
+    base.params = Params("m");
+    base.params.seed = 11;
+    base.Input("idx", vt::DType::kI32, {6}, Fill::Uniform(0, 5));
+    base.Input("x", vt::DType::kF32, {6}, Fill::Normal(0, 1));
+    base.Input("none", vt::DType::kI64, {0}, Fill::Uniform(0, 5));
+    Materialize(base);
+    Case c = base;
+    const ErrorCase e = mut::IndexPast32Bits("idx", below, "outside");
+    EXPECT_EQ(e.name, below ? "idx_minus_2pow32" : "idx_plus_2pow32");
+    EXPECT_EQ(e.expect, "outside");
+    ASSERT_TRUE(e.mutate(c));
+    Materialize(c);
+    EXPECT_EQ(c.Get("idx").dtype, vt::DType::kI64);
+    const auto was = base.Get("idx").Values(), now = c.Get("idx").Values();
+    int moved = 0;
+    for (std::size_t k = 0; k < was.size(); ++k) {
+      if (was[k] == now[k]) continue;
+      ++moved;
+      EXPECT_EQ(now[k] - was[k], below ? -0x1p32 : 0x1p32);
+      EXPECT_EQ(static_cast<uint32_t>(static_cast<int64_t>(now[k])), static_cast<uint32_t>(was[k]));
+    }
+    EXPECT_EQ(moved, 1);
+    Case other = base;
+    EXPECT_FALSE(mut::IndexPast32Bits("x", below, "").mutate(other));     // not an index
+    EXPECT_FALSE(mut::IndexPast32Bits("none", below, "").mutate(other));  // empty
+    EXPECT_FALSE(mut::IndexPast32Bits("gone", below, "").mutate(other));
+  }
+}
+
 // Every error case of every op changes the catalog case it applies to.
 TEST(Mutators, CatalogErrorCasesChangeTheCaseTheyApplyTo) {
   RunConfig cfg;

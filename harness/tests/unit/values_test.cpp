@@ -1,16 +1,20 @@
 // harness/catalog/values + the non-finite comparison rules: the "values" knob
 // changes only what it declares, sparsely and reproducibly; edges land inside
-// their bands; a non-finite bound is judged by the f32 definition; the byte
-// check ignores only the sign/payload of a NaN (never an fp8 code).
+// their bands; raw NaN patterns reach every float carrier byte for byte; a
+// non-finite bound is judged by the f32 definition; the byte check ignores
+// only the sign/payload of a NaN (never an fp8 code).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "harness/catalog/claims.h"
 #include "harness/catalog/values.h"
 #include "harness/core/compare.h"
+#include "oracles/bits.h"
 
 namespace vt::conform {
 namespace {
@@ -87,6 +91,55 @@ TEST(Values, VocabularyHoldsEverySpecialClass) {
   EXPECT_EQ(inf, 2);
   EXPECT_EQ(neg_zero, 1);
   EXPECT_EQ(f16_sub, 2);
+}
+
+// values=special puts raw NaN patterns into f32 / f16 / bf16 carriers (kept
+// byte for byte through rematerialisation), never into fp8 scale bytes.
+TEST(Values, SpecialsDrawRawNaNPatternsPerDType) {
+  ValueDecl d;
+  d.specials = {{"f32"}, {"f16"}, {"bf16"}, {"fp8"}};
+  std::set<uint64_t> seen[3];
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Case c;
+    c.params = Params("t");
+    c.params.seed = seed;
+    c.params.Set("values", "special");
+    c.Input("f32", vt::DType::kF32, {16, 64}, Fill::Uniform(0.25, 0.5));
+    c.Input("f16", vt::DType::kF16, {16, 64}, Fill::Uniform(0.25, 0.5));
+    c.Input("bf16", vt::DType::kBF16, {16, 64}, Fill::Uniform(0.25, 0.5));
+    TensorData& fp8 = c.Input("fp8", vt::DType::kU8, {16, 64}, Fill::Uniform(0.25, 0.5));
+    fp8.fmt = oracle::Fmt::kFp8E4M3;
+    Materialize(c);
+    ApplyValues(d, c);
+    EXPECT_TRUE(c.Get("fp8").bit_overrides.empty());
+    const vt::DType dts[3] = {vt::DType::kF32, vt::DType::kF16, vt::DType::kBF16};
+    for (int i = 0; i < 3; ++i) {
+      const TensorData& t = c.Get(std::string(vt::Name(dts[i])));
+      const std::size_t es = vt::SizeOf(t.dtype);
+      TensorData again = t;
+      MaterializeTensor(again, seed);
+      EXPECT_EQ(again.storage, t.storage);  // part of the fill
+      for (const auto& [k, bits] : t.bit_overrides) {
+        uint64_t stored = 0;
+        std::memcpy(&stored, t.storage.data() + static_cast<std::size_t>(k) * es, es);
+        EXPECT_EQ(stored, bits);
+        seen[i].insert(bits);
+      }
+    }
+  }
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(seen[i].size(), RawNaNs().size()) << "dtype " << i;  // every kind drawn
+    for (const RawNaN& r : RawNaNs()) {
+      const uint64_t want = RawNaNBits(r, i == 0 ? vt::DType::kF32 : i == 1 ? vt::DType::kF16 : vt::DType::kBF16);
+      EXPECT_EQ(seen[i].count(want), 1u) << r.what;
+    }
+  }
+  // Each pattern is a NaN of its dtype.
+  for (const RawNaN& r : RawNaNs()) {
+    EXPECT_TRUE(std::isnan(oracle::DecodeBits(oracle::Fmt::kF32, r.f32))) << r.what;
+    EXPECT_TRUE(std::isnan(oracle::DecodeBits(oracle::Fmt::kF16, r.f16))) << r.what;
+    EXPECT_TRUE(std::isnan(oracle::DecodeBits(oracle::Fmt::kBF16, r.bf16))) << r.what;
+  }
 }
 
 TensorData F32Out(const std::vector<double>& v) {

@@ -1,6 +1,7 @@
 // The NVFP4 quantizer the four fp4 quant ops share: per row, per group of 16
 // consecutive elements, one e4m3 block scale and sixteen e2m1 codes.
-//   amax  = max |x| over the group (fmax: a NaN element does not count)
+//   amax  = max |x| over the group (a NaN element does not count, signalling
+//           or quiet: see QuantRows)
 //   s     = clamp(gsi * (amax * f32(1/6)), +-448)        -> scale byte e4m3(s)
 //   block = e4m3val(byte) * (1/gsi), 1/0 := 0
 //   code  = e2m1(clamp(x * (1/block), +-6)), 1/0 := 0
@@ -62,10 +63,16 @@ void QuantRows(const Tensor& x, uint8_t* packed, uint8_t* scale, int64_t scale_c
   for (int64_t i = r0; i < r1; ++i) {
     for (int64_t g = 0; g < groups; ++g) {
       const int64_t base = i * k + g * kGroup;
+      // amax skips every NaN, as the seed's std::fmax skips a quiet one. Not
+      // fmax itself: glibc's fmaxf returns a NaN when an operand is a
+      // signalling NaN, so a group holding one got a NaN amax - or, after it,
+      // the max of the elements behind it - depending on the C library and
+      // the NaN's place (found by the raw-NaN specials, issue 21).
       float amax = 0.0f;
       for (int64_t j = 0; j < kGroup; ++j) {
         v[j] = LoadAs<D>(src, base + j);
-        amax = std::fmax(amax, std::fabs(v[j]));
+        const float a = std::fabs(v[j]);
+        if (a > amax) amax = a;
       }
       const float s = Clamp(gsi * (amax * (1.0f / kFp4E2M1Max)), -kFp8E4M3Max, kFp8E4M3Max);
       const uint8_t code = F32ToFp8E4M3(s);
