@@ -32,6 +32,11 @@ void AddOperandCases(const OperandRule& o, std::vector<ErrorCase>& out) {
                       mut::OtherDevice(n)}) {
     out.push_back(std::move(e));
   }
+  // A byte off its alignment, where the operand may hold elements wider than
+  // a byte (the case applies to the draws that do).
+  const bool bytes_only = !o.dtypes.empty() && std::all_of(o.dtypes.begin(), o.dtypes.end(),
+                                                           [](vt::DType dt) { return vt::SizeOf(dt) == 1; });
+  if (!bytes_only) out.push_back(mut::Misaligned(n));
   // Every float dtype it refuses (a widened float set is the likely slip),
   // and the payload and index dtypes.
   for (vt::DType dt : {vt::DType::kF32, vt::DType::kF16, vt::DType::kBF16, vt::DType::kU8, vt::DType::kI32}) {

@@ -64,7 +64,8 @@ std::vector<vt::DType> FloatOutDTypes();  // f32, bf16
 
 // Per operand: the generic view conditions (rank 0, unknown dtype, negative
 // extent, negative stride, element count overflowing int64, null data, another
-// device), every dtype outside its set (all float dtypes, u8 and i32), its
+// device, data one byte off its alignment unless every dtype of its set is
+// one byte wide), every dtype outside its set (all float dtypes, u8 and i32), its
 // layout (padded rows / inner stride 2 for contiguous; inner stride 2 and
 // overlapping rows for row-strided and batch-strided), the elem_kn_repacked
 // flag where the operand does not honour it, a rank one above or below the case's

@@ -143,6 +143,17 @@ ErrorCase NullData(const std::string& tensor) {
           }, "null");
 }
 
+ErrorCase Misaligned(const std::string& tensor) {
+  return Make(tensor + "_misaligned", [=](Case& c) {
+            TensorData* t = c.Find(tensor);
+            // A 1-byte element is aligned anywhere, and an empty view
+            // addresses nothing (any pointer is legal there).
+            if (t == nullptr || t->Numel() == 0 || vt::SizeOf(t->dtype) < 2 || !t->alias_of.empty()) return false;
+            t->misalign_bytes = 1;
+            return true;
+          }, tensor + " data must be aligned");
+}
+
 ErrorCase OtherDevice(const std::string& tensor) {
   return Make(tensor + "_on_cuda", [=](Case& c) {
             TensorData* t = c.Find(tensor);
@@ -167,6 +178,11 @@ ErrorCase Alias(const std::string& out, const std::string& in) {
             } else {
               c.Get(in).alias_of = out;
             }
+            // Each tensor in its own allocation: the alias lands on an
+            // allocation's start, aligned for any dtype (in the packed and
+            // offset layouts an f32 view on bf16 storage could sit 2 bytes
+            // off, and be refused for that instead of the overlap).
+            c.params.Set("layout", "separate");
             return true;
           }, "overlap");
 }
@@ -267,16 +283,17 @@ ErrorCase PackedOverlap(const std::string& first, const std::string& second) {
     if (a == nullptr || b == nullptr || a->Numel() == 0 || b->Numel() == 0) return false;
     if (!a->alias_of.empty() || !b->alias_of.empty()) return false;
     c.params.Set("layout", "packed");
-    // Case order is the packing order: ..., first, second, ...
-    std::vector<TensorData> order;
+    // Case order is the packing order: first, second, then the rest. second
+    // starts one of its own elements before first's end, rounded up to its
+    // alignment by the placement: inside first's tail, or at first's start
+    // when first is shorter than that element (first leads the allocation,
+    // so second overlaps nothing else and is refused for this pair only).
+    std::vector<TensorData> order = {*a, *b};
     for (const TensorData& t : c.tensors) {
-      if (t.name != second) order.push_back(t);
-      if (t.name == first) order.push_back(*b);
+      if (t.name != first && t.name != second) order.push_back(t);
     }
     for (TensorData& t : order) t.pack_lead_bytes = 0;
-    for (TensorData& t : order) {
-      if (t.name == second) t.pack_lead_bytes = -static_cast<int64_t>(vt::SizeOf(a->dtype));
-    }
+    order[1].pack_lead_bytes = -static_cast<int64_t>(vt::SizeOf(b->dtype));
     c.tensors = std::move(order);
     return true;
   }, "overlap");

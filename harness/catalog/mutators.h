@@ -24,6 +24,9 @@ ErrorCase OverlappingInnerRows(const std::string& tensor);
 // that does not honour it.
 ErrorCase KnRepacked(const std::string& tensor);
 ErrorCase NullData(const std::string& tensor);
+// The storage one byte past its natural alignment (TensorData::misalign_bytes):
+// applies to non-empty operands whose element size is > 1.
+ErrorCase Misaligned(const std::string& tensor);
 ErrorCase OtherDevice(const std::string& tensor);
 ErrorCase Alias(const std::string& out, const std::string& in);  // out's view on in's storage
 ErrorCase Arg(const std::string& key, Json value);
@@ -52,9 +55,10 @@ ErrorCase ViewNegativeExtent(const std::string& tensor);
 ErrorCase ViewNegativeStride(const std::string& tensor);
 ErrorCase ViewHugeExtent(const std::string& tensor);  // element count / span overflow int64
 
-// `second` starts on the last element of `first` in one packed allocation: a
-// partial overlap of one element, the smallest there is (an overlap check
-// that measures elements instead of bytes misses it).
+// `second` starts inside the last element(s) of `first` in one packed
+// allocation, at second's own alignment: a partial overlap of at most one
+// element of second, the smallest the alignment contract allows (an overlap
+// check that measures elements instead of bytes misses it).
 ErrorCase PackedOverlap(const std::string& first, const std::string& second);
 
 }  // namespace vt::conform::mut

@@ -59,9 +59,14 @@ struct TensorData {
   std::string alias_of;
   int64_t alias_offset = 0;
   // "packed" layout only (harness/core/workspace.h): bytes between the end of
-  // the previous tensor and this one; < 0 overlaps the previous tensor's tail
-  // (error cases: a one-element partial overlap).
+  // the previous tensor and this one, before the start is rounded up to this
+  // tensor's alignment; a lead of minus one element of this tensor overlaps
+  // the previous tensor's tail (error cases: a partial overlap).
   int64_t pack_lead_bytes = 0;
+  // Error cases only: the storage starts this many bytes past its naturally
+  // aligned place (every layout), so its data pointer breaks the alignment
+  // contract when the element size is > 1.
+  int64_t misalign_bytes = 0;
   // Values put over the fill by the case's "values" knob (harness/catalog/
   // values.h): logical element index -> value. Part of the fill, so every
   // (re)materialisation - a mutated error case, another tensor order -

@@ -7,6 +7,14 @@
 #include "harness/core/rng.h"
 
 namespace vt::conform {
+namespace {
+
+std::size_t Misalignment(const TensorData& t) {
+  if (t.misalign_bytes < 0) throw std::invalid_argument(t.name + ": misalign_bytes must be >= 0");
+  return static_cast<std::size_t>(t.misalign_bytes);
+}
+
+}  // namespace
 
 Workspace::Workspace(const Case& c) : params_(c.params) {
   slots_.reserve(c.tensors.size());
@@ -90,12 +98,13 @@ void Workspace::ToHost() {
 }
 
 // One allocation per tensor: guard | [lead] | storage | guard. "offset" leads
-// with 1..3 elements (derived from the position) that are guard bytes too.
+// with 1..3 elements (derived from the position) that are guard bytes too, as
+// is an error case's misalignment.
 void Workspace::PlaceSeparate(const std::string& layout) {
   for (std::size_t i = 0; i < slots_.size(); ++i) {
     Slot& s = slots_[i];
     const std::size_t es = vt::SizeOf(s.spec.dtype);
-    const std::size_t lead = layout == "offset" ? es * (1 + i % 3) : 0;
+    const std::size_t lead = (layout == "offset" ? es * (1 + i % 3) : 0) + Misalignment(s.spec);
     const std::size_t n = s.spec.storage.size();
     std::vector<uint8_t> raw(kGuardBytes + lead + n + kGuardBytes, kGuardByte);
     s.buffer = buffers_.size();
@@ -129,7 +138,11 @@ void Workspace::PlacePacked(uint64_t seed) {
   int64_t pos = kGuardBytes, end = kGuardBytes;
   for (std::size_t i : order) {
     Slot& s = slots_[i];
+    // The first multiple of the element size at or after the lead: the
+    // alignment contract, at the cost of at most es - 1 guard bytes.
+    const auto es = static_cast<int64_t>(vt::SizeOf(s.spec.dtype));
     pos = std::max<int64_t>(kGuardBytes, pos + s.spec.pack_lead_bytes);
+    pos = (pos + es - 1) / es * es + static_cast<int64_t>(Misalignment(s.spec));
     s.buffer = 0;
     s.offset = static_cast<std::size_t>(pos);
     pos += static_cast<int64_t>(s.spec.storage.size());

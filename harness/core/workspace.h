@@ -7,15 +7,21 @@
 // validator must accept every placement a caller may legally use:
 //   separate  each tensor in its own allocation (the default);
 //   packed    all tensors back to back in ONE allocation, in a seed-derived
-//             order, each starting exactly where the previous one ends (views
-//             that touch but do not overlap: an overlap check measuring in
+//             order, each starting where the previous one ends, rounded up
+//             to its own element size (the alignment contract; guard bytes
+//             fill the rounding), so views touch wherever the sizes permit
+//             (touching is not overlapping: an overlap check measuring in
 //             elements instead of bytes, or using < for <=, refuses them);
 //   offset    each tensor in its own allocation, starting 1..3 elements past
 //             a guarded lead (sub-views whose data pointer is not aligned to
 //             the allocation); empty views get strides that are not
 //             row-major (they address nothing, so any stride is legal).
+// Every allocation starts at an address aligned for every element size
+// (operator new's fundamental alignment, 16, and kGuardBytes = 64), so in
+// every layout each data pointer is a multiple of its element size.
 // Error cases may also place a packed tensor over its predecessor's tail
-// (TensorData::pack_lead_bytes < 0) to build a one-element partial overlap.
+// (TensorData::pack_lead_bytes < 0) to build a partial overlap, or put one
+// tensor a byte off its alignment (TensorData::misalign_bytes).
 #pragma once
 
 #include <cstdint>

@@ -83,6 +83,19 @@ void Checker::OperandView(const ExecContext& ctx, const Tensor& t, const char* n
   }
   Site(fits, "operand.numel", name, nullptr, n + " element count or storage span overflows int64");
   Site(numel == 0 || t.data != nullptr, "operand.null", name, nullptr, n + " data must not be null");
+  // Natural alignment (H-10): the kernels load and store through typed
+  // pointers, and the CUDA twins through typed and vectorised accesses, so a
+  // data pointer must be a multiple of the element size - what torch / vLLM
+  // callers always pass. An empty view addresses nothing: any pointer, as
+  // for null. One site for every operand of the op (the condition names
+  // the operand): a per-operand site would be unrefusable for a 1-byte
+  // operand, which no pointer misaligns (docs/decisions.md).
+  const std::size_t es = t.ElementSize();
+  const std::size_t off = reinterpret_cast<uintptr_t>(t.data) % es;
+  Require("operand.aligned", numel == 0 || off == 0,
+          n + " data must be aligned to its " + std::to_string(es) + "-byte element size (" +
+              std::string(vt::Name(t.dtype)) + "), got address % " + std::to_string(es) + " == " +
+              std::to_string(off));
   const DeviceType want = ctx.backend == Backend::kCPU ? DeviceType::kCPU : DeviceType::kCUDA;
   Site(t.device.type == want, "operand.device", name, nullptr,
        n + " must be on the " + std::string(vt::Name(ctx.backend)) + " device of the context");

@@ -24,9 +24,11 @@ class Checker {
   void Require(const char* site, bool ok, const std::string& condition) const;
 
   // Well-formed view: rank 1..4, known dtype, non-negative extents/strides,
-  // data present when the view is non-empty, on the context's backend device,
-  // and no elem_kn_repacked flag (site operand.kn_repacked): only the operand
-  // an op declares as honouring the flag is checked with OperandKnRepackable.
+  // data present and naturally aligned (a multiple of the element size; site
+  // operand.aligned) when the view is non-empty, on the context's backend
+  // device, and no elem_kn_repacked flag (site operand.kn_repacked): only the
+  // operand an op declares as honouring the flag is checked with
+  // OperandKnRepackable.
   void Operand(const ExecContext& ctx, const Tensor& t, const char* name) const;
   void OperandKnRepackable(const ExecContext& ctx, const Tensor& t, const char* name) const;
   void Rank(const Tensor& t, const char* name, int rank) const;

@@ -235,4 +235,26 @@ TEST(CudaEmu, RefusesAMaskWithoutTheCallingLane) {
   EXPECT_THROW(VT_EMU_LAUNCH(BadMaskKernel, 1, 32, 0)(out.data()), LaunchError);
 }
 
+// Each thread reads past the end of `in` (n elements).
+__global__ void ReadPastTheEndKernel(const float* in, float* out, int n) {
+  const int t = static_cast<int>(threadIdx.x);
+  out[t] = in[t + n];
+}
+
+// A sanitizer reports on the stack of the fiber that faulted: the report must
+// come out whole and name the kernel. With 16 KiB fiber stacks it overflowed
+// into the next fiber's stack and surfaced as a heap-buffer-overflow inside
+// the demangler (hence emu.cpp's larger stacks in sanitizer builds).
+TEST(CudaEmuDeathTest, SanitizerReportOnAFiberNamesTheKernel) {
+#if defined(__SANITIZE_ADDRESS__)
+  auto launch = [] {
+    std::vector<float> in(4, 1.0f), out(4);
+    VT_EMU_LAUNCH(ReadPastTheEndKernel, 1, 4, 0)(in.data(), out.data(), 4);
+  };
+  EXPECT_DEATH(launch(), "heap-buffer-overflow.*READ of size 4.*ReadPastTheEndKernel");
+#else
+  GTEST_SKIP() << "needs an ASan build (preset asan-ubsan): what is checked is the sanitizer's report";
+#endif
+}
+
 }  // namespace

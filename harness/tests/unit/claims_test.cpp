@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/catalog/catalog.h"
@@ -162,7 +164,8 @@ std::string Spec(const TensorData& t) {
   // Value overrides are part of the fill (an index moved out of range).
   for (const auto& [k, v] : t.overrides) s += std::to_string(k) + "=" + std::to_string(v) + ";";
   return s + ":" + std::to_string(t.null_data) + ":" + std::to_string(static_cast<int>(t.device)) + ":" + t.alias_of +
-         "+" + std::to_string(t.alias_offset) + "@" + std::to_string(t.pack_lead_bytes);
+         "+" + std::to_string(t.alias_offset) + "@" + std::to_string(t.pack_lead_bytes) + "~" +
+         std::to_string(t.misalign_bytes);
 }
 
 // Applies `e` to Base(); checks it applied (or not) and that nothing but
@@ -304,6 +307,46 @@ TEST(Mutators, IndexPast32BitsKeepsTheLow32Bits) {
     EXPECT_FALSE(mut::IndexPast32Bits("none", below, "").mutate(other));  // empty
     EXPECT_FALSE(mut::IndexPast32Bits("gone", below, "").mutate(other));
   }
+}
+
+uintptr_t Address(const Workspace& ws, const std::string& name) { return reinterpret_cast<uintptr_t>(ws[name].data); }
+
+TEST(Mutators, MisalignedMovesOneNonEmptyWideOperandByOneByte) {
+  EXPECT_EQ(mut::Misaligned("x").name, "x_misaligned");
+  const Case m = Apply(mut::Misaligned("x"), "x");
+  EXPECT_EQ(m.Get("x").misalign_bytes, 1);
+  EXPECT_EQ(Address(Workspace(m), "x") % 4, 1u);
+  Apply(mut::Misaligned("empty"), "", false);  // addresses nothing: any pointer is legal
+  Case bytes;
+  bytes.Input("q", vt::DType::kU8, {4}, Fill::Uniform(0, 256));
+  EXPECT_FALSE(mut::Misaligned("q").mutate(bytes));  // a byte is aligned anywhere
+}
+
+// second starts inside first's tail at its own alignment, first leading the
+// allocation - or at first's start when first is shorter than one element of
+// second - so the two overlap and second overlaps nothing else.
+TEST(Mutators, PackedOverlapKeepsBothAligned) {
+  for (const auto& [first, second] : {std::pair{"x", "out"}, std::pair{"out", "x"}}) {
+    const Case c = Apply(mut::PackedOverlap(first, second), second);
+    EXPECT_EQ(c.params.Str("layout"), "packed");
+    EXPECT_EQ(c.tensors[0].name, first);
+    EXPECT_EQ(c.tensors[1].name, second);
+    Workspace ws(c);
+    const uintptr_t a = Address(ws, first), b = Address(ws, second);
+    const uintptr_t a_end = a + c.Get(first).storage.size();
+    EXPECT_EQ(b % vt::SizeOf(c.Get(second).dtype), 0u) << second;
+    EXPECT_GT(b, a) << second;
+    EXPECT_LT(b, a_end) << second;
+    EXPECT_GE(b + vt::SizeOf(c.Get(second).dtype), a_end) << second << " overlaps more than one of its elements";
+  }
+  Case shorter;
+  shorter.params = Params("m");
+  shorter.Input("h", vt::DType::kBF16, {1}, Fill::Normal(0, 1));
+  shorter.Output("f", vt::DType::kF32, {2});
+  ASSERT_TRUE(mut::PackedOverlap("h", "f").mutate(shorter));
+  Materialize(shorter);
+  Workspace ws(shorter);
+  EXPECT_EQ(Address(ws, "f"), Address(ws, "h"));
 }
 
 // Every error case of every op changes the catalog case it applies to.

@@ -2,7 +2,9 @@
 // null views; every catalog case binds every tensor as its spec says.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -152,6 +154,60 @@ TEST(Workspace, NullDataBindsANullPointer) {
   EXPECT_EQ(ws.CheckGuards(), "");
 }
 
+uintptr_t Address(const Workspace& ws, const std::string& name) { return reinterpret_cast<uintptr_t>(ws[name].data); }
+
+// u8 [3], f32 [2], bf16 [3], f32 [1], i64 [1], u8 [1] packed in every order the
+// seeds draw: each view starts at the first multiple of its element size at
+// or after its predecessor's end (touching wherever the sizes permit).
+TEST(Workspace, PackedAlignsEveryOperandAndTouchesWherePossible) {
+  for (uint64_t seed = 1; seed <= 64; ++seed) {
+    Case c;
+    c.params = Params("ws");
+    c.params.seed = seed;
+    c.params.Set("layout", "packed");
+    c.Input("a", vt::DType::kU8, {3}, Fill::Uniform(0, 256));
+    c.Input("b", vt::DType::kF32, {2}, Fill::Normal(0, 1));
+    c.Input("h", vt::DType::kBF16, {3}, Fill::Normal(0, 1));
+    c.Output("y", vt::DType::kF32, {1});
+    c.Input("l", vt::DType::kI64, {1}, Fill::Integer(0, 9));
+    c.Input("z", vt::DType::kU8, {1}, Fill::Uniform(0, 256));
+    Materialize(c);
+    Workspace ws(c);
+    std::vector<const TensorData*> by_address;
+    for (const TensorData& t : c.tensors) by_address.push_back(&t);
+    std::sort(by_address.begin(), by_address.end(),
+              [&](const TensorData* x, const TensorData* y) { return Address(ws, x->name) < Address(ws, y->name); });
+    for (std::size_t i = 0; i < by_address.size(); ++i) {
+      const TensorData& t = *by_address[i];
+      const uintptr_t es = vt::SizeOf(t.dtype), at = Address(ws, t.name);
+      EXPECT_EQ(at % es, 0u) << "seed " << seed << ": " << t.name;
+      if (i == 0) continue;
+      const TensorData& prev = *by_address[i - 1];
+      const uintptr_t prev_end = Address(ws, prev.name) + prev.storage.size();
+      EXPECT_EQ(at, (prev_end + es - 1) / es * es) << "seed " << seed << ": " << prev.name << " then " << t.name;
+    }
+    EXPECT_EQ(ws.CheckGuards(), "");
+  }
+}
+
+// The error cases' knob: one operand a byte off its alignment in every
+// layout, its bytes intact and guarded, every other operand aligned.
+TEST(Workspace, MisalignBytesMovesOneOperandOffItsAlignment) {
+  for (const char* layout : {"separate", "offset", "packed"}) {
+    Case c = SmallCase();
+    c.params.Set("layout", layout);
+    c.Get("g").misalign_bytes = 1;
+    Workspace ws(c);
+    EXPECT_EQ(Address(ws, "g") % 2, 1u) << layout;
+    EXPECT_EQ(Address(ws, "x") % 4, 0u) << layout;
+    EXPECT_EQ(Address(ws, "y") % 4, 0u) << layout;
+    EXPECT_TRUE(SameBytes(ws["g"].data, c.Get("g").storage)) << layout;
+    EXPECT_EQ(ws.CheckGuards(), "") << layout;
+    Data(ws, "g")[-1] ^= 0xFF;  // the skipped byte is a guard
+    EXPECT_NE(ws.CheckGuards(), "") << layout;
+  }
+}
+
 // Every catalog case: each tensor bound with its spec's dtype, shape and
 // strides, over its own bytes, on distinct guarded buffers.
 TEST(Workspace, BindsEveryTensorOfEveryCatalogCase) {
@@ -178,6 +234,8 @@ TEST(Workspace, BindsEveryTensorOfEveryCatalogCase) {
         EXPECT_EQ(t.storage.size(), static_cast<std::size_t>(t.StorageElems()) * vt::SizeOf(t.dtype));
         EXPECT_FALSE(t.null_data) << p.Identity() << ": a valid case with a null operand";
         ASSERT_NE(v->data, nullptr) << p.Identity() << " " << t.name;
+        // The alignment contract (kernels/api/check.h): every valid placement keeps it.
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(v->data) % vt::SizeOf(t.dtype), 0u) << p.Identity() << " " << t.name;
         const auto* b = static_cast<const uint8_t*>(v->data);
         if (!t.alias_of.empty()) {  // an in-place view onto another operand
           const TensorData& target = c.Get(t.alias_of);

@@ -17,7 +17,20 @@ namespace bc = boost::context::detail;
 
 // 16 KiB per fiber: the kernels keep a few scalars and call libm; a fiber that
 // needs more would crash, so the size is a documented limit (docs/cuda.md).
+// Sanitizer builds get 256 KiB: ASan's frames carry redzones, and a sanitizer
+// prints its report on the stack of the fiber that faulted - unwinding,
+// symbolising and demangling need far more than 16 KiB, and an overflowing
+// report runs into the neighbouring fiber's stack (a heap block) and ends as
+// a heap-buffer-overflow inside the demangler instead of naming the bug.
+// Measured (GCC 12, an ASan report on a fiber, kernels/tests/cuda_emu_test):
+// 16 KiB dies of a nested fault, 32 KiB suffices; 256 KiB leaves 8x for
+// deeper kernels and UBSan's stack traces. The stacks are allocated
+// uninitialised, so untouched pages cost nothing.
+#if defined(VT_SANITIZER_BUILD) || defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr std::size_t kStackBytes = 256 * 1024;
+#else
 constexpr std::size_t kStackBytes = 16 * 1024;
+#endif
 
 uint64_t SplitMix(uint64_t& s) {
   uint64_t z = (s += 0x9E3779B97F4A7C15ull);
@@ -177,7 +190,7 @@ std::string DescribeStuck(const Block& b) {
 void RunBlock(Block& b, uint64_t block_seed) {
   Worker& w = tl_worker;
   while (static_cast<int>(w.stacks.size()) < b.nthreads) {
-    w.stacks.push_back(std::make_unique<unsigned char[]>(kStackBytes));
+    w.stacks.push_back(std::unique_ptr<unsigned char[]>(new unsigned char[kStackBytes]));
   }
   const dim3 bd = b.cfg->block;
   b.fibers.assign(static_cast<std::size_t>(b.nthreads), Fiber{});
