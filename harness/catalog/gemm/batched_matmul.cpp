@@ -1,5 +1,6 @@
 // Catalog entry: batched_matmul (torch.bmm; vLLM's MLA weight absorption,
 // which passes transposed views whose batch axis is not the outermost one).
+// What every GEMM entry shares comes from gemm_entry::Spec (gemm_entry.h).
 #include "harness/catalog/gemm/gemm_entry.h"
 #include "harness/catalog/catalog.h"
 #include "oracles/gemm/batched_matmul.h"
@@ -34,23 +35,16 @@ rc::Gen<std::string> InputView() {
   return gen::Pick(std::vector<std::string>{"contig", "padded", "transposed", "broadcast"});
 }
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("batched_matmul");
-    p.Set("in", *gen::FloatIn());  // a and b share one dtype
-    p.Set("out", *gen::FloatOut());
-    p.Set("G", *gen::Pick(std::vector<int64_t>{1, 2, 3, 5, 0}));
-    p.Set("M", *gen::Pick(std::vector<int64_t>{1, 2, 3, 5, 16, 17, 33, 0}));
-    p.Set("K", *gen::Pick(std::vector<int64_t>{1, 2, 7, 16, 17, 64, 129}));
-    p.Set("N", *gen::Pick(std::vector<int64_t>{1, 3, 15, 16, 17, 33, 0}));
-    p.Set("a_view", *InputView());
-    p.Set("b_view", *InputView());
-    p.Set("out_view", *gen::Pick(std::vector<std::string>{"contig", "padded", "transposed"}));
-    p.Set("fill", *gemm_entry::FillKnob());
-    p.Set("scale", *gen::Scale());
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Knobs(Params& p, Tier) {
+  p.Set("in", *gen::FloatIn());  // a and b share one dtype
+  p.Set("out", *gen::FloatOut());
+  p.Set("G", *gen::Pick(std::vector<int64_t>{1, 2, 3, 5, 0}));
+  p.Set("M", *gen::Pick(std::vector<int64_t>{1, 2, 3, 5, 16, 17, 33, 0}));
+  p.Set("K", *gen::Pick(std::vector<int64_t>{1, 2, 7, 16, 17, 64, 129}));
+  p.Set("N", *gen::Pick(std::vector<int64_t>{1, 3, 15, 16, 17, 33, 0}));
+  p.Set("a_view", *InputView());
+  p.Set("b_view", *InputView());
+  p.Set("out_view", *gen::Pick(std::vector<std::string>{"contig", "padded", "transposed"}));
 }
 
 void Build(Case& c) {
@@ -60,19 +54,6 @@ void Build(Case& c) {
   Place(c.Input("b", p.DType("in"), {g, k, n}, gemm_entry::InputFill(p)), p.Str("b_view"));
   Place(c.Output("out", p.DType("out"), {g, m, n}), p.Str("out_view"));
 }
-
-void Run(const vt::ExecContext& ctx, const Workspace& ws) {
-  vt::BatchedMatmul(ctx, ws["out"], ws["a"], ws["b"]);
-}
-
-template <class S>
-entry::Outs<S> Eval(const Case& c) {
-  const TensorData& a = c.Get("a");
-  const TensorData& b = c.Get("b");
-  return {{"out", oracle::BatchedMatmul<S>(a.shape[0], a.shape[1], a.shape[2], b.shape[2], a.Values(), b.Values())}};
-}
-
-std::vector<OutputSpec> Outputs(const Case& c) { return {gemm_entry::OutSpec(c.params)}; }
 
 // Values of batch q of a [G, R, C] tensor (logical order).
 std::vector<double> Batch(const TensorData& t, int64_t q) {
@@ -156,16 +137,11 @@ ErrorCase OutBatchesOverlap() {
 }  // namespace
 
 OpSpec Spec_batched_matmul() {
-  OpSpec s;
-  s.name = "batched_matmul";
-  s.family = "gemm";
-  s.dtypes = "cpu: a [G,M,K], b [G,K,N] f32/f16/bf16 (one dtype), out [G,M,N] f32/bf16; strided views";
-  s.gen = Gen;
+  OpSpec s = gemm_entry::Spec("batched_matmul",
+                              "cpu: a [G,M,K], b [G,K,N] f32/f16/bf16 (one dtype), out [G,M,N] f32/bf16; strided views",
+                              Knobs, vt::BatchedMatmul, oracle::BatchedMatmul<entry::Bounded>,
+                              oracle::BatchedMatmul<float>);
   s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
   const auto batch = OperandRule::Layout::kBatchStrided;
   s.contract = {{entry::Operand("a", entry::kFloatIn, batch, {3}), entry::Operand("b", entry::kFloatIn, batch, {3}),
                  entry::Written("out", entry::kFloatOut, batch, {3})},
@@ -175,7 +151,8 @@ OpSpec Spec_batched_matmul() {
   s.values.specials = {{"a", true}};
   s.errors = {mut::Dim("b", 0, 1), mut::Dim("b", 1, 1), mut::Dim("a", 2, -1), mut::Dim("out", 2, 1),
               mut::Dim("out", 1, -1), mut::Dim("out", 0, 1), BDTypeDiffers(), OutBatchesOverlap()};
-  s.claims = {PerBatchMatmul(), RowSlice({"a", "b", "out"}), gemm_entry::KZeroWritesZeros()};
+  s.claims = {PerBatchMatmul()};
+  gemm_entry::AddSharedClaims(s, {"a", "b", "out"});
   return s;
 }
 

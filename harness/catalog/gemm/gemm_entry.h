@@ -1,4 +1,7 @@
-// Helpers the GEMM catalog entries share (matmul, matmul_bt, batched_matmul).
+// The builder and helpers the GEMM catalog entries share (matmul, matmul_bt,
+// batched_matmul): an entry says only what differs - its name, its own knobs,
+// its kernel and oracle, its build, contract, errors and claims (Spec below;
+// docs/adding-an-op.md, "Quant and GEMM builders").
 #pragma once
 
 #include <cstdint>
@@ -6,6 +9,7 @@
 #include <vector>
 
 #include "harness/catalog/entry.h"
+#include "vt/tensor.h"
 
 namespace vt::conform::gemm_entry {
 
@@ -72,8 +76,44 @@ inline OutputSpec OutSpec(const Params& p) {
   return o;
 }
 
-// [rows, cols] logical values -> [cols, rows].
-std::vector<double> Transposed(const std::vector<double>& v, int64_t rows, int64_t cols);
+// The API entry point every GEMM op has: out = a (x) b.
+using GemmKernel = void (*)(const vt::ExecContext& ctx, const vt::Tensor& out, const vt::Tensor& a,
+                            const vt::Tensor& b);
+// The oracles (oracles/gemm/), over logical values: a 2-D product (b [K,N]
+// for matmul, the [N,K] weight for matmul_bt) and a batched one.
+template <class S>
+using MatrixOracle = std::vector<S> (*)(int64_t m, int64_t k, int64_t n, const std::vector<double>& a,
+                                        const std::vector<double>& b);
+template <class S>
+using BatchedOracle = std::vector<S> (*)(int64_t g, int64_t m, int64_t k, int64_t n, const std::vector<double>& a,
+                                         const std::vector<double>& b);
+
+// An OpSpec with what every GEMM entry shares: family "gemm"; a generator
+// that draws the op's own knobs (`knobs`: dtypes, extents and views, in the
+// op's key order), then "fill", "scale" and the seed; the run call
+// kernel(out, a, b); the oracle on a, b and out's extents at Bounded and
+// float; the output rule OutSpec. The entry adds its build, contract, values,
+// errors, its own claims (then AddSharedClaims) and goldens.
+OpSpec Spec(std::string name, std::string dtypes, void (*knobs)(Params&, Tier), GemmKernel kernel,
+            MatrixOracle<entry::Bounded> oracle, MatrixOracle<float> oracle_f32);
+OpSpec Spec(std::string name, std::string dtypes, void (*knobs)(Params&, Tier), GemmKernel kernel,
+            BatchedOracle<entry::Bounded> oracle, BatchedOracle<float> oracle_f32);
+
+// The knobs of a 2-D GEMM (matmul, matmul_bt): dtypes a, b, out; extents M, K, N.
+void DrawMatrices(Params& p, Tier t);
+
+// The claims every GEMM op ends with, after its own: batch invariance over
+// `row_tensors` (claims.h RowSlice) and KZeroWritesZeros.
+void AddSharedClaims(OpSpec& s, std::vector<std::string> row_tensors);
+
+// A 2-D tensor's transpose as a contiguous input named `name`.
+TensorData TransposedCopy(const TensorData& t, const std::string& name);
+
+// The product of a matmul / matmul_bt case as a case of `other` (the other
+// of the two): the same knobs (dtypes, M, K, N, fill, scale) and seed, a
+// contiguous copy of a, the weight `b` as given (in the other's orientation),
+// and out as it is. The caller adds `other`'s own knobs.
+Case SameProductAs(const Case& c, const std::string& other, TensorData b);
 
 // b [K,N] given as the loader's repack of a [N,K] weight: the [N,K] view of
 // the same bytes (strides {1, N}, kn_repacked), as the case model describes

@@ -1,4 +1,5 @@
 // Catalog entry: matmul (torch `a.float() @ b.float()`; vLLM's dense GEMM).
+// What every GEMM entry shares comes from gemm_entry::Spec (gemm_entry.h).
 #include "harness/catalog/gemm/gemm_entry.h"
 #include "harness/golden/golden_check.h"
 #include "oracles/gemm/matmul.h"
@@ -6,22 +7,6 @@
 
 namespace vt::conform {
 namespace {
-
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("matmul");
-    p.Set("a", *gen::FloatIn());
-    p.Set("b", *gen::FloatIn());
-    p.Set("out", *gen::FloatOut());
-    p.Set("M", *gemm_entry::Rows(tier));
-    p.Set("K", *gemm_entry::Depth(tier));
-    p.Set("N", *gemm_entry::Cols(tier));
-    p.Set("fill", *gemm_entry::FillKnob());
-    p.Set("scale", *gen::Scale());
-    p.seed = *gen::Seed();
-    return p;
-  });
-}
 
 void Build(Case& c) {
   const Params& p = c.params;
@@ -31,36 +16,15 @@ void Build(Case& c) {
   c.Output("out", p.DType("out"), {m, n});
 }
 
-void Run(const vt::ExecContext& ctx, const Workspace& ws) { vt::Matmul(ctx, ws["out"], ws["a"], ws["b"]); }
-
-template <class S>
-entry::Outs<S> Eval(const Case& c) {
-  const TensorData& a = c.Get("a");
-  const TensorData& b = c.Get("b");
-  return {{"out", oracle::Matmul<S>(a.shape[0], a.shape[1], b.shape[1], a.Values(), b.Values())}};
-}
-
-std::vector<OutputSpec> Outputs(const Case& c) { return {gemm_entry::OutSpec(c.params)}; }
-
 // The same product through matmul_bt: the weight as the torch Linear [N,K]
 // (b transposed, contiguous) or, when `repacked`, b's own [K,N] bytes handed
 // over as the loader's repack of that [N,K] weight.
 Case AsMatmulBt(const Case& c, bool repacked) {
   const TensorData& b = c.Get("b");
-  const int64_t k = b.shape[0], n = b.shape[1];
-  Case d;
-  d.params = Params("matmul_bt");
-  for (const char* key : {"a", "b", "out", "M", "K", "N", "fill", "scale"}) d.params.Set(key, c.params.args[key]);
+  Case d = gemm_entry::SameProductAs(c, "matmul_bt",
+                                     repacked ? gemm_entry::RepackedView(b, "b") : gemm_entry::TransposedCopy(b, "b"));
   d.params.Set("a_pad", 0);
   d.params.Set("repack", repacked ? 1 : 0);
-  d.params.seed = c.params.seed;
-  d.tensors.push_back(gemm_entry::PlainCopy(c.Get("a"), "a", Role::kInput));
-  if (repacked) {
-    d.tensors.push_back(gemm_entry::RepackedView(b, "b"));
-  } else {
-    d.tensors.push_back(TensorFromValues("b", b.dtype, {n, k}, Role::kInput, gemm_entry::Transposed(b.Values(), k, n)));
-  }
-  d.tensors.push_back(CopyTensor(c.Get("out"), "out", Role::kOutput));
   return d;
 }
 
@@ -94,16 +58,10 @@ GoldenMapping GoldenMatmul(const GoldenCase& g) {
 }  // namespace
 
 OpSpec Spec_matmul() {
-  OpSpec s;
-  s.name = "matmul";
-  s.family = "gemm";
-  s.dtypes = "cpu: a [M,K], b [K,N] f32/f16/bf16 (mixed); out [M,N] f32/bf16";
-  s.gen = Gen;
+  OpSpec s = gemm_entry::Spec("matmul", "cpu: a [M,K], b [K,N] f32/f16/bf16 (mixed); out [M,N] f32/bf16",
+                              gemm_entry::DrawMatrices, vt::Matmul, oracle::Matmul<entry::Bounded>,
+                              oracle::Matmul<float>);
   s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
   s.contract = {{entry::Operand("a", entry::kFloatIn, entry::kContiguous, {2}),
                  entry::Operand("b", entry::kFloatIn, entry::kContiguous, {2}),
                  entry::Written("out", entry::kFloatOut, entry::kContiguous, {2})},
@@ -118,9 +76,8 @@ OpSpec Spec_matmul() {
       SameAs("bt_on_repacked_weight",
              "matmul(a, b) == matmul_bt(a, b's [K,N] bytes flagged elem_kn_repacked as an [N,K] weight)", {},
              "matmul_bt", [](const Case& c) { return AsMatmulBt(c, true); }, {{"out", "out"}}),
-      RowSlice({"a", "out"}),
-      gemm_entry::KZeroWritesZeros(),
   };
+  gemm_entry::AddSharedClaims(s, {"a", "out"});
   s.goldens = {{"matmul", GoldenMatmul}};
   return s;
 }

@@ -4,9 +4,27 @@
 
 namespace vt::api {
 
+void CheckFp4Input(const Checker& c, const ExecContext& ctx, const Tensor& t, const char* name,
+                   std::initializer_list<DType> dtypes) {
+  c.Operand(ctx, t, name);
+  c.Rank(t, name, 2);
+  c.DType(t, name, dtypes);
+  c.Contiguous(t, name);
+}
+
+void CheckFp4InputLike(const Checker& c, const ExecContext& ctx, const Tensor& t, const char* name,
+                       std::initializer_list<DType> dtypes, const Tensor& first, const char* first_name,
+                       bool same_dtype) {
+  c.Operand(ctx, t, name);
+  c.DType(t, name, dtypes);
+  c.Shape(t, name, {first.shape[0], first.shape[1]});
+  if (same_dtype) c.SameDType(t, name, first, first_name);
+  c.Contiguous(t, name);
+}
+
 void CheckFp4Outputs(const Checker& c, const ExecContext& ctx, const Tensor& out_packed,
                      const Tensor& out_scale, int64_t rows, int64_t k, float gsi,
-                     Fp4ScaleLayout layout) {
+                     Fp4ScaleLayout layout, std::initializer_list<Fp4Operand> inputs) {
   const bool swizzled = layout == Fp4ScaleLayout::kCutlassSwizzled;
   c.Require("scale_layout.valid", layout == Fp4ScaleLayout::kLinear || swizzled,
             "invalid scale_layout " + std::to_string(static_cast<int>(layout)) +
@@ -28,12 +46,10 @@ void CheckFp4Outputs(const Checker& c, const ExecContext& ctx, const Tensor& out
   }
   c.Contiguous(out_scale, "out_scale");
   c.NoOverlap(out_packed, "out_packed", out_scale, "out_scale");
-}
-
-void CheckFp4Disjoint(const Checker& c, const Tensor& out_packed, const Tensor& out_scale,
-                      const Tensor& in, const char* name) {
-  c.NoOverlap(out_packed, "out_packed", in, name);
-  c.NoOverlap(out_scale, "out_scale", in, name);
+  for (const auto& [in, name] : inputs) {
+    c.NoOverlap(out_packed, "out_packed", in, name);
+    c.NoOverlap(out_scale, "out_scale", in, name);
+  }
 }
 
 }  // namespace vt::api

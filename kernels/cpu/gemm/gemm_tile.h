@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "vt/dtype.h"
+#include "vt/tensor.h"
 
 namespace vt::cpu::gemm {
 
@@ -43,6 +44,24 @@ struct Problem {
   int64_t out_rs = 0;
   int64_t k = 0;
 };
+
+// The problem of a 2-D GEMM (matmul, matmul_bt): a [M,K] and out [M,N] at
+// their row strides; b as the caller reads it (b_nk: b[k,j] at b + j * ldb + k).
+inline Problem MatrixProblem(const Tensor& out, const Tensor& a, const Tensor& b, bool b_nk, int64_t ldb) {
+  Problem p;
+  p.a = a.data;
+  p.a_dt = a.dtype;
+  p.a_rs = a.stride[0];
+  p.b = b.data;
+  p.b_dt = b.dtype;
+  p.b_nk = b_nk;
+  p.ldb = ldb;
+  p.out = out.data;
+  p.out_dt = out.dtype;
+  p.out_rs = out.stride[0];
+  p.k = a.shape[1];
+  return p;
+}
 
 // Computes and stores out[i, j] for rows [r0, r1) and columns [c0, c1).
 void ComputeBlock(const Problem& p, int64_t r0, int64_t r1, int64_t c0, int64_t c1);

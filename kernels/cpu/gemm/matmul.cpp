@@ -11,18 +11,7 @@ namespace vt::cpu {
 namespace {
 
 void MatmulCpu(const ExecContext& ctx, const Tensor& out, const Tensor& a, const Tensor& b) {
-  gemm::Problem p;
-  p.a = a.data;
-  p.a_dt = a.dtype;
-  p.a_rs = a.stride[0];
-  p.b = b.data;
-  p.b_dt = b.dtype;
-  p.b_nk = false;
-  p.ldb = b.stride[0];
-  p.out = out.data;
-  p.out_dt = out.dtype;
-  p.out_rs = out.stride[0];
-  p.k = a.shape[1];
+  const gemm::Problem p = gemm::MatrixProblem(out, a, b, /*b_nk=*/false, /*ldb=*/b.stride[0]);
   ParallelForGrid(ctx, out.shape[1], out.shape[0], [&](const GridChunk& ch) {
     gemm::ComputeBlock(p, ch.r0, ch.r1, ch.c0, ch.c1);
   });

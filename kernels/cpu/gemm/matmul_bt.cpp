@@ -14,18 +14,9 @@ namespace {
 
 void MatmulBtCpu(const ExecContext& ctx, const Tensor& out, const Tensor& a, const Tensor& b) {
   const int64_t n = b.shape[0], k = b.shape[1];
-  gemm::Problem p;
-  p.a = a.data;
-  p.a_dt = a.dtype;
-  p.a_rs = a.stride[0];
-  p.b = b.data;
-  p.b_dt = b.dtype;
-  p.b_nk = !b.elem_kn_repacked;
-  p.ldb = b.elem_kn_repacked ? n : k;
-  p.out = out.data;
-  p.out_dt = out.dtype;
-  p.out_rs = out.stride[0];
-  p.k = k;
+  // A repacked weight's bytes are [K,N] (leading dim N); a plain one's [N,K].
+  const gemm::Problem p =
+      gemm::MatrixProblem(out, a, b, /*b_nk=*/!b.elem_kn_repacked, /*ldb=*/b.elem_kn_repacked ? n : k);
   ParallelForGrid(ctx, n, out.shape[0], [&](const GridChunk& ch) {
     gemm::ComputeBlock(p, ch.r0, ch.r1, ch.c0, ch.c1);
   });

@@ -11,13 +11,16 @@
 // or swizzled [round_up(M,128), round_up(K/16,4)]) u8 contiguous, disjoint.
 // The whole scale tensor is zeroed first (swizzled padding must read 0), then
 // rows are split over threads; each row's bytes belong to one thread.
+// The fused ops (activation + quant) are composites: QuantizeBf16Activation.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
+#include "cpu/access.h"
 #include "vt/codec.h"
 #include "vt/ops_quant.h"
 #include "vt/tensor.h"
@@ -40,23 +43,11 @@ inline int64_t SwizzledScaleOffset(int64_t row, int64_t group, int64_t scale_col
   return tile * 512 + in_tile;
 }
 
-template <DType D>
-inline float LoadAs(const unsigned char* base, int64_t i) {
-  if constexpr (D == DType::kF32) {
-    float f;
-    std::memcpy(&f, base + i * 4, 4);
-    return f;
-  } else {
-    uint16_t h;
-    std::memcpy(&h, base + i * 2, 2);
-    return D == DType::kF16 ? F16ToF32(h) : BF16ToF32(h);
-  }
-}
-
-template <DType D>
+// Elem: x's storage (access.h F32Elem / F16Elem / BF16Elem), resolved once per call.
+template <class Elem>
 void QuantRows(const Tensor& x, uint8_t* packed, uint8_t* scale, int64_t scale_cols, float gsi,
                Fp4ScaleLayout layout, int64_t r0, int64_t r1) {
-  const auto* src = static_cast<const unsigned char*>(x.data);
+  const void* src = x.data;
   const int64_t k = x.shape[1], groups = k / kGroup;
   const float gsi_recip = RecipOrZero(gsi);
   float v[kGroup];
@@ -70,7 +61,7 @@ void QuantRows(const Tensor& x, uint8_t* packed, uint8_t* scale, int64_t scale_c
       // the NaN's place (found by the raw-NaN specials, issue 21).
       float amax = 0.0f;
       for (int64_t j = 0; j < kGroup; ++j) {
-        v[j] = LoadAs<D>(src, base + j);
+        v[j] = Elem::Load(src, base + j);
         const float a = std::fabs(v[j]);
         if (a > amax) amax = a;
       }
@@ -96,14 +87,24 @@ inline void QuantizeFp4(const ExecContext& ctx, const Tensor& out_packed, const 
   const int64_t scale_elems = out_scale.Numel();
   if (scale_elems > 0) std::memset(scale, 0, static_cast<size_t>(scale_elems));
   const int64_t scale_cols = out_scale.shape[1];
-  ParallelForRows(ctx, x.shape[0], [&](int64_t r0, int64_t r1) {
-    switch (x.dtype) {
-      case DType::kF32: QuantRows<DType::kF32>(x, packed, scale, scale_cols, gsi, layout, r0, r1); break;
-      case DType::kF16: QuantRows<DType::kF16>(x, packed, scale, scale_cols, gsi, layout, r0, r1); break;
-      case DType::kBF16: QuantRows<DType::kBF16>(x, packed, scale, scale_cols, gsi, layout, r0, r1); break;
-      default: break;  // unreachable: validated upstream
-    }
+  WithFloatElem(x.dtype, [&](auto elem) {
+    using Elem = decltype(elem);
+    ParallelForRows(ctx, x.shape[0], [&](int64_t r0, int64_t r1) {
+      QuantRows<Elem>(x, packed, scale, scale_cols, gsi, layout, r0, r1);
+    });
   });
+}
+
+// A fused op, DEFINED as the composite: `activation(act)` writes its result
+// into a bf16 [rows, cols] scratch `act` - the store/load boundary of the
+// fused CUDA producer, kept exactly - and the quantizer reads it.
+template <class Activation>
+void QuantizeBf16Activation(const ExecContext& ctx, const Tensor& out_packed, const Tensor& out_scale, int64_t rows,
+                            int64_t cols, float gsi, Fp4ScaleLayout layout, Activation&& activation) {
+  std::vector<uint16_t> scratch(static_cast<size_t>(rows * cols));
+  const Tensor act = Tensor::Contiguous(scratch.data(), DType::kBF16, {rows, cols});
+  activation(act);
+  QuantizeFp4(ctx, out_packed, out_scale, act, gsi, layout);
 }
 
 }  // namespace vt::cpu::fp4

@@ -2,8 +2,6 @@
 // o_proj's fp4 quant): DEFINED as the composite - sigmoid_gate_bf16's CPU
 // kernel into a bf16 [M,K] scratch, then the fp4 quantizer on it.
 // Contract: attn [M,K] f32/bf16, gate [M,K] f32, contiguous; K % 16 == 0.
-#include <vector>
-
 #include "api/kernel_types.h"
 #include "cpu/quant/fp4_quant_rows.h"
 #include "vt/registry.h"
@@ -13,11 +11,10 @@ namespace {
 
 void SigmoidGateFp4QuantCpu(const ExecContext& ctx, const Tensor& out_packed, const Tensor& out_scale,
                             const Tensor& attn, const Tensor& gate, float gsi, Fp4ScaleLayout layout) {
-  const int64_t m = attn.shape[0], k = attn.shape[1];
-  std::vector<uint16_t> scratch(static_cast<size_t>(m * k));
-  const Tensor act = Tensor::Contiguous(scratch.data(), DType::kBF16, {m, k});
-  GetKernel<kernel::BinaryFn>("sigmoid_gate_bf16", Backend::kCPU)(ctx, act, attn, gate);
-  fp4::QuantizeFp4(ctx, out_packed, out_scale, act, gsi, layout);
+  const auto sigmoid_gate = [&](const Tensor& act) {
+    GetKernel<kernel::BinaryFn>("sigmoid_gate_bf16", Backend::kCPU)(ctx, act, attn, gate);
+  };
+  fp4::QuantizeBf16Activation(ctx, out_packed, out_scale, attn.shape[0], attn.shape[1], gsi, layout, sigmoid_gate);
 }
 
 }  // namespace

@@ -2,8 +2,6 @@
 // DEFINED as the composite - silu_and_mul's CPU kernel into a bf16 [M,I]
 // scratch, then the fp4 quantizer on it (the bf16 boundary kept exactly).
 // Contract: gate_up [M,2I] f32/bf16 contiguous, gate half first; I % 16 == 0.
-#include <vector>
-
 #include "api/kernel_types.h"
 #include "cpu/quant/fp4_quant_rows.h"
 #include "vt/registry.h"
@@ -13,11 +11,11 @@ namespace {
 
 void SiluAndMulFp4QuantCpu(const ExecContext& ctx, const Tensor& out_packed, const Tensor& out_scale,
                            const Tensor& gate_up, float gsi, Fp4ScaleLayout layout) {
-  const int64_t m = gate_up.shape[0], i = gate_up.shape[1] / 2;
-  std::vector<uint16_t> scratch(static_cast<size_t>(m * i));
-  const Tensor act = Tensor::Contiguous(scratch.data(), DType::kBF16, {m, i});
-  GetKernel<kernel::UnaryFn>("silu_and_mul", Backend::kCPU)(ctx, act, gate_up);
-  fp4::QuantizeFp4(ctx, out_packed, out_scale, act, gsi, layout);
+  const auto silu_and_mul = [&](const Tensor& act) {
+    GetKernel<kernel::UnaryFn>("silu_and_mul", Backend::kCPU)(ctx, act, gate_up);
+  };
+  const int64_t i = gate_up.shape[1] / 2;
+  fp4::QuantizeBf16Activation(ctx, out_packed, out_scale, gate_up.shape[0], i, gsi, layout, silu_and_mul);
 }
 
 }  // namespace

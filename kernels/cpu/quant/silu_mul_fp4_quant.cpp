@@ -2,8 +2,6 @@
 // CPU kernel into a bf16 [M,I] scratch, then the fp4 quantizer on it - so the
 // bf16 store/load boundary of the fused CUDA producer is kept exactly.
 // Contract: gate, up [M,I] one float dtype, contiguous; I % 16 == 0.
-#include <vector>
-
 #include "api/kernel_types.h"
 #include "cpu/quant/fp4_quant_rows.h"
 #include "vt/registry.h"
@@ -13,11 +11,10 @@ namespace {
 
 void SiluMulFp4QuantCpu(const ExecContext& ctx, const Tensor& out_packed, const Tensor& out_scale,
                         const Tensor& gate, const Tensor& up, float gsi, Fp4ScaleLayout layout) {
-  const int64_t m = gate.shape[0], i = gate.shape[1];
-  std::vector<uint16_t> scratch(static_cast<size_t>(m * i));
-  const Tensor act = Tensor::Contiguous(scratch.data(), DType::kBF16, {m, i});
-  GetKernel<kernel::BinaryFn>("moe_silu_mul", Backend::kCPU)(ctx, act, gate, up);
-  fp4::QuantizeFp4(ctx, out_packed, out_scale, act, gsi, layout);
+  const auto silu_mul = [&](const Tensor& act) {
+    GetKernel<kernel::BinaryFn>("moe_silu_mul", Backend::kCPU)(ctx, act, gate, up);
+  };
+  fp4::QuantizeBf16Activation(ctx, out_packed, out_scale, gate.shape[0], gate.shape[1], gsi, layout, silu_mul);
 }
 
 }  // namespace
