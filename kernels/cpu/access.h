@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "vt/codec.h"
 #include "vt/tensor.h"
@@ -100,6 +101,63 @@ void WithFloatElem(DType dt, Fn&& fn) {
     case DType::kF16: fn(F16Elem{}); break;
     case DType::kBF16: fn(BF16Elem{}); break;
     default: fn(F32Elem{}); break;
+  }
+}
+
+// fn(Elem{}) for the f32 / bf16 storage of an output (the FloatOut dtypes;
+// validated upstream: any other dtype is taken as f32). Only the two
+// storages a validated output can have are instantiated. rope_common.h's
+// WithRopeStorage is this dispatch under its own name.
+template <class Fn>
+void WithFloatOutElem(DType dt, Fn&& fn) {
+  if (dt == DType::kBF16) {
+    fn(BF16Elem{});
+  } else {
+    fn(F32Elem{});
+  }
+}
+
+// fn(In{}, Out{}): a float input storage (f32 / f16 / bf16) and a float
+// output storage (f32 / bf16), each resolved once per call. The attention
+// and conv kernels read one input dtype and write one output dtype.
+template <class Fn>
+void WithFloatInOutElem(DType in, DType out, Fn&& fn) {
+  WithFloatElem(in, [&](auto i) { WithFloatOutElem(out, [&](auto o) { fn(i, o); }); });
+}
+
+// Every element of a small contiguous float operand (weights, bias) widened
+// to f32 once per call; null: none. The widening is exact, so this is what a
+// per-element load would give.
+inline std::vector<float> WidenAll(const Tensor* t) {
+  std::vector<float> v;
+  if (t == nullptr) return v;
+  const int64_t n = t->Numel();
+  v.resize(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = LoadF32(*t, i);
+  return v;
+}
+
+// Element k of a validated contiguous integer tensor: i8, i64, or i32 (any
+// other dtype - refused upstream - is read as i32). Metadata (offsets,
+// slots, flags) and positions; memcpy, so no alignment is assumed.
+inline int64_t IntAt(const Tensor& t, int64_t k) {
+  const auto* p = static_cast<const unsigned char*>(t.data);
+  switch (t.dtype) {
+    case DType::kI8: {
+      int8_t v;
+      std::memcpy(&v, p + k, 1);
+      return v;
+    }
+    case DType::kI64: {
+      int64_t v;
+      std::memcpy(&v, p + k * 8, 8);
+      return v;
+    }
+    default: {
+      int32_t v;
+      std::memcpy(&v, p + k * 4, 4);
+      return v;
+    }
   }
 }
 

@@ -8,16 +8,11 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(const std::string& name, Tier tier) {
-  return rc::gen::exec([name, tier] {
-    Params p(name);
-    const int64_t t = *attn_entry::Tokens(tier);
-    p.Set("T", t);
-    attn_entry::DrawHeads(p, tier, t);
-    p.Set("causal", *gen::Pick(std::vector<int64_t>{1, 0}));
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  const int64_t t = *attn_entry::Tokens(tier);
+  p.Set("T", t);
+  attn_entry::DrawHeads(p, tier, t);
+  p.Set("causal", *gen::Pick(std::vector<int64_t>{1, 0}));
 }
 
 void Build(Case& c) {
@@ -45,13 +40,6 @@ std::vector<S> Eval(const Case& c) {
                               entry::Vals(c, "value"), c.params.F32("scale"), c.params.Flag("causal"));
 }
 
-OracleResult Oracle(const Case& c) { return attn_entry::BaselineResult(c, Eval<double>(c), Eval<float>(c)); }
-
-std::map<std::string, std::vector<double>> OracleF32(const Case& c) {
-  const std::vector<float> f = Eval<float>(c);
-  return {{"out", std::vector<double>(f.begin(), f.end())}};
-}
-
 // causal = 0: the same bytes as attention_cross with S = T keys and no bias.
 Case AsCross(const Case& c) {
   Case d = c;
@@ -70,9 +58,7 @@ Case AsOneRequest(const Case& c) {
   d.params.Set("blocks", std::vector<int64_t>{t});
   d.params.Set("reqs", 1);
   d.params.Set("window", 0);
-  TensorData& cu = d.Add("cu_seqlens", vt::DType::kI32, {2}, Role::kInput, Fill::Const(0.0));
-  attn_entry::SetI32(cu, {0, t});
-  MaterializeTensor(cu, c.params.seed);
+  MaterializeTensor(seq::AddInts(d, "cu_seqlens", vt::DType::kI32, {0, t}), c.params.seed);
   return d;
 }
 
@@ -81,38 +67,26 @@ Case AsOneRequest(const Case& c) {
 namespace attn_entry {
 
 OpSpec DenseAttentionSpec(const std::string& name) {
-  OpSpec s;
-  s.name = name;
-  s.family = "attn";
-  s.dtypes = "cpu: query,key,value f32/f16/bf16 (one dtype); out f32/bf16";
-  s.gen = [name](Tier t) { return Gen(name, t); };
-  s.build = Build;
-  s.run = [name](const vt::ExecContext& ctx, const Workspace& ws) { RunAs(name, ctx, ws); };
-  s.oracle = Oracle;
-  s.oracle_f32 = OracleF32;
-  s.outputs = BaselineOutputs;
-  s.contract = {QuartetOperands(), {entry::PositiveFinite("scale")}};
-  s.errors = {mut::Dim("key", 2, 1),
-              mut::Dim("value", 0, 1),
-              mut::Dim("value", 2, -1),
-              DimsTogether("kv_tokens_plus1", {"key", "value"}, 0, 1, "key"),
-              HeadsNotDividing("key", "value"),
-              ZeroExtents("kv_heads_zero", {{"key", 1}, {"value", 1}}, "multiple"),
-              mut::Dim("out", 0, 1),
-              mut::Dim("out", 1, 1),
-              mut::Dim("out", 2, -1)};
-  s.claims = {
-      SameAs("noncausal_is_cross", "attention with causal=0 over T keys == attention_cross with S = T, no bias",
-             [](const Params& p) { return !p.Flag("causal") && p.Int("T") > 0; }, "attention_cross", AsCross,
-             {{"out", "out"}}),
-      SameAs("one_request_is_dflash",
-             "attention == dflash_block_attention with one request over all T tokens (same causal, no window)",
-             nullptr, "dflash_block_attention", AsOneRequest, {{"out", "out"}}),
-      SameAs("gqa_is_expanded_mha",
-             "GQA with Hq/Hkv q-heads per kv-head == MHA on K/V with each kv-head repeated Hq/Hkv times",
-             [](const Params& p) { return p.Int("Hq") != p.Int("Hkv"); }, name,
-             [](const Case& c) { return ExpandedKV(c, {"key", "value"}); }, {{"out", "out"}}),
-  };
+  OpSpec s = AttnSpec({
+      .name = name,
+      .dtypes = "cpu: query,key,value f32/f16/bf16 (one dtype); out f32/bf16",
+      .draw = Draw,
+      .build = Build,
+      .run = [name](const vt::ExecContext& ctx, const Workspace& ws) { RunAs(name, ctx, ws); },
+      .truth = Eval<double>,
+      .f32 = Eval<float>,
+      .errors = {mut::Dim("value", 2, -1), DimsTogether("kv_tokens_plus1", {"key", "value"}, 0, 1, "key"),
+                 seq::ZeroExtents("kv_heads_zero", {{"key", 1}, {"value", 1}}, "multiple"), mut::Dim("out", 0, 1),
+                 mut::Dim("out", 2, -1)},
+      .claims = {SameAs("noncausal_is_cross",
+                        "attention with causal=0 over T keys == attention_cross with S = T, no bias",
+                        [](const Params& p) { return !p.Flag("causal") && p.Int("T") > 0; }, "attention_cross",
+                        AsCross, {{"out", "out"}}),
+                 SameAs("one_request_is_dflash",
+                        "attention == dflash_block_attention with one request over all T tokens (same causal, no "
+                        "window)",
+                        nullptr, "dflash_block_attention", AsOneRequest, {{"out", "out"}})},
+  });
   if (name != "attention") {
     s.claims.push_back(SameAs("same_as_attention", name + " == attention, bit for bit (one CPU kernel)", nullptr,
                               "attention",

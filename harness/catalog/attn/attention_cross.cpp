@@ -8,18 +8,13 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("attention_cross");
-    const int64_t tq = *attn_entry::Tokens(tier, false), s = *attn_entry::Tokens(tier, false);
-    p.Set("Tq", tq);
-    p.Set("S", s);
-    attn_entry::DrawHeads(p, tier, std::max(tq, s));
-    // bias: none, one row per query, or one row broadcast to every query.
-    p.Set("bias", *gen::Pick(std::vector<std::string>{"none", "rows", "broadcast"}));
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  const int64_t tq = *attn_entry::Tokens(tier, false), s = *attn_entry::Tokens(tier, false);
+  p.Set("Tq", tq);
+  p.Set("S", s);
+  attn_entry::DrawHeads(p, tier, std::max(tq, s));
+  // bias: none, one row per query, or one row broadcast to every query.
+  p.Set("bias", *gen::Pick(std::vector<std::string>{"none", "rows", "broadcast"}));
 }
 
 void Build(Case& c) {
@@ -47,13 +42,6 @@ std::vector<S> Eval(const Case& c) {
                                    b != nullptr ? b->shape[0] : 0);
 }
 
-OracleResult Oracle(const Case& c) { return attn_entry::BaselineResult(c, Eval<double>(c), Eval<float>(c)); }
-
-std::map<std::string, std::vector<double>> OracleF32(const Case& c) {
-  const std::vector<float> f = Eval<float>(c);
-  return {{"out", std::vector<double>(f.begin(), f.end())}};
-}
-
 // A broadcast bias row == the same row given once per query.
 Case BiasPerRow(const Case& c) {
   Case d = c;
@@ -70,38 +58,22 @@ Case BiasPerRow(const Case& c) {
 }  // namespace
 
 OpSpec Spec_attention_cross() {
-  OpSpec s;
-  s.name = "attention_cross";
-  s.family = "attn";
-  s.dtypes = "cpu: query,key,value f32/f16/bf16 (one dtype); out f32/bf16; bias f32";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = Oracle;
-  s.oracle_f32 = OracleF32;
-  s.outputs = attn_entry::BaselineOutputs;
-  std::vector<OperandRule> ops = attn_entry::QuartetOperands();
-  ops.push_back(entry::Operand("bias", entry::kF32, entry::kContiguous, {2}));
-  s.contract = {ops, {entry::PositiveFinite("scale")}};
-  s.errors = {mut::Dim("key", 2, 1),
-              mut::Dim("value", 0, 1),
-              attn_entry::HeadsNotDividing("key", "value"),
-              mut::Dim("out", 0, 1),
-              mut::Dim("out", 1, 1),
-              attn_entry::ZeroExtents("no_queries", {{"query", 0}, {"out", 0}}, "query"),
-              attn_entry::ZeroExtents("no_keys", {{"key", 0}, {"value", 0}}, "key"),
-              mut::Dim("bias", 1, 1),
-              mut::Dim("bias", 0, 1)};
-  s.claims = {
-      SameAs("broadcast_bias_is_rows", "a [1, S] bias == the same row given for every query ([Tq, S])",
-             [](const Params& p) { return p.Str("bias") == "broadcast"; }, "attention_cross", BiasPerRow,
-             {{"out", "out"}}),
-      SameAs("gqa_is_expanded_mha",
-             "GQA with Hq/Hkv q-heads per kv-head == MHA on K/V with each kv-head repeated Hq/Hkv times",
-             [](const Params& p) { return p.Int("Hq") != p.Int("Hkv"); }, "attention_cross",
-             [](const Case& c) { return attn_entry::ExpandedKV(c, {"key", "value"}); }, {{"out", "out"}}),
-  };
-  return s;
+  return attn_entry::AttnSpec({
+      .name = "attention_cross",
+      .dtypes = "cpu: query,key,value f32/f16/bf16 (one dtype); out f32/bf16; bias f32",
+      .draw = Draw,
+      .build = Build,
+      .run = Run,
+      .truth = Eval<double>,
+      .f32 = Eval<float>,
+      .operands = {entry::Operand("bias", entry::kF32, entry::kContiguous, {2})},
+      .errors = {mut::Dim("out", 0, 1), seq::ZeroExtents("no_queries", {{"query", 0}, {"out", 0}}, "query"),
+                 seq::ZeroExtents("no_keys", {{"key", 0}, {"value", 0}}, "key"), mut::Dim("bias", 1, 1),
+                 mut::Dim("bias", 0, 1)},
+      .claims = {SameAs("broadcast_bias_is_rows", "a [1, S] bias == the same row given for every query ([Tq, S])",
+                        [](const Params& p) { return p.Str("bias") == "broadcast"; }, "attention_cross", BiasPerRow,
+                        {{"out", "out"}})},
+  });
 }
 
 }  // namespace vt::conform

@@ -98,29 +98,7 @@ OracleResult BaselineResult(const Case&, const std::vector<double>& truth, const
   return r;
 }
 
-void SetI32(TensorData& t, const std::vector<int64_t>& values) {
-  t.fill = Fill::Const(0.0);
-  t.overrides.clear();
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    t.overrides.emplace_back(static_cast<int64_t>(k), static_cast<double>(values[k]));
-  }
-}
-
-std::vector<int64_t> DeclaredI32(const TensorData& t) {
-  std::vector<int64_t> v(static_cast<std::size_t>(t.Numel()), static_cast<int64_t>(t.fill.a));
-  for (const auto& [k, x] : t.overrides) {
-    if (k >= 0 && k < static_cast<int64_t>(v.size())) v[static_cast<std::size_t>(k)] = static_cast<int64_t>(x);
-  }
-  return v;
-}
-
-std::vector<int64_t> CuOf(const std::vector<int64_t>& blocks) {
-  std::vector<int64_t> cu = {0};
-  for (int64_t b : blocks) cu.push_back(cu.back() + b);
-  return cu;
-}
-
-std::vector<int64_t> BlocksOf(const Params& p) { return p.args.at("blocks").get<std::vector<int64_t>>(); }
+std::vector<int64_t> BlockOffsets(const Params& p) { return seq::Cumulative(seq::IntList(p, "blocks")); }
 
 std::vector<double> RepeatHeads(const std::vector<double>& x, int64_t t, int64_t h, int64_t d, int64_t group) {
   std::vector<double> out;
@@ -172,30 +150,26 @@ ErrorCase DimsTogether(const std::string& name, const std::vector<std::string>& 
           expect};
 }
 
-ErrorCase SetArg(const std::string& name, const std::string& key, Json value, const std::string& expect) {
-  return {name,
-          [=](Case& c) {
-            c.params.Set(key, value);
-            return true;
-          },
-          expect};
+std::vector<ErrorCase> DFlashErrors(const std::string& end_past) {
+  using V = std::vector<int64_t>;
+  return {mut::Arg("window", -1),
+          mut::Arg("reqs", 0),
+          seq::EditInts("cu_start_not_zero", "cu_seqlens", "cu_seqlens[0]",
+                        [](V& v, const Case&) { v[0] = 1; return true; }),
+          seq::EditInts(end_past, "cu_seqlens", "cu_seqlens[num_reqs]",
+                        [](V& v, const Case&) { v.back() += 1; return true; }),
+          // H-1: a negative block length (the seed sized a buffer from it).
+          seq::EditInts("cu_decreasing", "cu_seqlens", "non-decreasing",
+                        [](V& v, const Case&) {
+                          if (v.size() < 3) return false;
+                          v[1] = v[2] + 1;
+                          return true;
+                        })};
 }
 
-ErrorCase ZeroExtents(const std::string& name, const std::vector<std::pair<std::string, int>>& dims,
-                      const std::string& expect) {
-  return {name,
-          [=](Case& c) {
-            for (const auto& [n, dim] : dims) {
-              TensorData* t = c.Find(n);
-              if (t == nullptr) continue;
-              t->shape[static_cast<size_t>(dim)] = 0;
-              t->SetContiguous();
-            }
-            return true;
-          },
-          expect};
-}
+namespace {
 
+// key/value heads set to Hq + 1: not a divisor of Hq.
 ErrorCase HeadsNotDividing(const std::string& key, const std::string& value) {
   return {key + "_heads_not_dividing_Hq",
           [=](Case& c) {
@@ -210,26 +184,39 @@ ErrorCase HeadsNotDividing(const std::string& key, const std::string& value) {
           "multiple"};
 }
 
-ErrorCase MetaEdit(const std::string& name, const std::string& tensor,
-                   std::function<bool(std::vector<int64_t>&, const Case&)> edit, const std::string& expect) {
-  return {name,
-          [=](Case& c) {
-            TensorData* t = c.Find(tensor);
-            if (t == nullptr) return false;
-            std::vector<int64_t> v = DeclaredI32(*t);
-            if (!edit(v, c)) return false;
-            SetI32(*t, v);
-            return true;
-          },
-          expect};
-}
-
+// The quartet's contract operands.
 std::vector<OperandRule> QuartetOperands(const std::string& key, const std::string& value) {
   using entry::kContiguous;
   return {entry::Operand("query", entry::kFloatIn, kContiguous, {3}),
           entry::Operand(key, entry::kFloatIn, kContiguous, {3}),
           entry::Operand(value, entry::kFloatIn, kContiguous, {3}),
           entry::Written("out", entry::kFloatOut, kContiguous, {3})};
+}
+
+}  // namespace
+
+OpSpec AttnSpec(AttnOp a) {
+  OpSpec s = seq::Basics(a.name, "attn", a.dtypes, a.draw, a.build, a.run);
+  const auto truth = a.truth;
+  const auto f32 = a.f32;
+  s.oracle = [truth, f32](const Case& c) { return BaselineResult(c, truth(c), f32(c)); };
+  s.oracle_f32 = [f32](const Case& c) {
+    const std::vector<float> f = f32(c);
+    return std::map<std::string, std::vector<double>>{{"out", std::vector<double>(f.begin(), f.end())}};
+  };
+  s.outputs = BaselineOutputs;
+  std::vector<OperandRule> operands = QuartetOperands(a.key, a.value);
+  seq::Append(operands, a.operands);
+  s.contract = {operands, {entry::PositiveFinite("scale")}};
+  s.errors = {mut::Dim(a.key, 2, 1), mut::Dim(a.value, 0, 1), HeadsNotDividing(a.key, a.value),
+              mut::Dim("out", 1, 1)};
+  seq::Append(s.errors, a.errors);
+  s.claims = a.claims;
+  const std::vector<std::string> expanded = a.expanded;
+  s.claims.push_back(SameAs("gqa_is_expanded_mha", a.gqa_statement,
+                            [](const Params& p) { return p.Int("Hq") != p.Int("Hkv"); }, a.name,
+                            [expanded](const Case& c) { return ExpandedKV(c, expanded); }, {{"out", "out"}}));
+  return s;
 }
 
 }  // namespace vt::conform::attn_entry

@@ -1,7 +1,9 @@
-// Helpers the attention-family catalog entries share: extents (small key
+// The attention entries (attention and its CUDA-variant names,
+// attention_cross, dflash_block_attention, dflash_paged_block_attention):
+// one builder, AttnSpec, and the pieces they share - extents (small key
 // ranges mostly, a few long ones with narrow heads so the ci tier stays
 // fast), the q/k/v/out quartet, request blocks, the baseline tolerance, and
-// the claims several entries make (GQA head expansion, alias == attention).
+// the error cases and claims several entries make.
 #pragma once
 
 #include <cstdint>
@@ -9,9 +11,36 @@
 #include <vector>
 
 #include "harness/catalog/entry.h"
+#include "harness/catalog/seq_entry.h"
 #include "oracles/attn/softmax_attention.h"
 
 namespace vt::conform::attn_entry {
+
+// What one attention entry declares. AttnSpec adds the rest: family attn,
+// the generator around `draw`, the oracle (the baseline rule of `out` over
+// `truth` and `f32`), the f32 definition, the tolerance, the contract (the
+// quartet query / `key` / `value` / out, then `operands`; scale > 0), the
+// error cases every entry has (key's head dim, value's tokens, key/value
+// heads not dividing Hq, out's heads) before the entry's own, and after the
+// entry's claims the GQA one: GQA == MHA on `expanded` (key and value by
+// default) with each kv-head repeated, stated by `gqa_statement`.
+struct AttnOp {
+  std::string name;
+  std::string dtypes;
+  seq::Draw draw;
+  void (*build)(Case&);
+  seq::Run run;
+  std::vector<double> (*truth)(const Case&);
+  std::vector<float> (*f32)(const Case&);
+  std::string key = "key", value = "value";
+  std::vector<OperandRule> operands = {};
+  std::vector<ErrorCase> errors = {};
+  std::vector<Claim> claims = {};
+  std::vector<std::string> expanded = {"key", "value"};
+  std::string gqa_statement =
+      "GQA with Hq/Hkv q-heads per kv-head == MHA on K/V with each kv-head repeated Hq/Hkv times";
+};
+OpSpec AttnSpec(AttnOp a);
 
 // Token / key counts. The long ones (130, 257) reach the regime where the
 // Bounded running bound grows past usefulness and the baseline rule decides.
@@ -38,12 +67,8 @@ std::vector<OutputSpec> BaselineOutputs(const Case& c);
 // oracle<double> and oracle<float> of `out` -> the baseline rule's Expected.
 OracleResult BaselineResult(const Case& c, const std::vector<double>& truth, const std::vector<float>& f32);
 
-// The i32 values of a metadata tensor declared through fill overrides.
-void SetI32(TensorData& t, const std::vector<int64_t>& values);
-std::vector<int64_t> DeclaredI32(const TensorData& t);
-// Prefix sums of block lengths: [0, b0, b0+b1, ...].
-std::vector<int64_t> CuOf(const std::vector<int64_t>& blocks);
-std::vector<int64_t> BlocksOf(const Params& p);
+// The request blocks' offsets [0, b0, b0+b1, ...] (knob "blocks").
+std::vector<int64_t> BlockOffsets(const Params& p);
 
 // [t, h, d] values with every head repeated `group` times: [t, h*group, d].
 std::vector<double> RepeatHeads(const std::vector<double>& x, int64_t t, int64_t h, int64_t d, int64_t group);
@@ -54,21 +79,10 @@ Case ExpandedKV(const Case& c, const std::vector<std::string>& kv);
 // relation between operands that move together, e.g. key and value tokens).
 ErrorCase DimsTogether(const std::string& name, const std::vector<std::string>& tensors, int dim, int64_t delta,
                        const std::string& expect);
-// Sets a params key the entry's Run reads (present or not): an argument the
-// generator never draws (e.g. a null host pointer, a block_size argument that
-// differs from the cache's page height).
-ErrorCase SetArg(const std::string& name, const std::string& key, Json value, const std::string& expect);
-// The named extents set to exactly 0 (tensors the case lacks are skipped).
-ErrorCase ZeroExtents(const std::string& name, const std::vector<std::pair<std::string, int>>& dims,
-                      const std::string& expect);
-// key/value heads set to Hq + 1: not a divisor of Hq.
-ErrorCase HeadsNotDividing(const std::string& key, const std::string& value);
-// One value of an i32 metadata tensor replaced (applies when `edit` returns true).
-ErrorCase MetaEdit(const std::string& name, const std::string& tensor,
-                   std::function<bool(std::vector<int64_t>&, const Case&)> edit, const std::string& expect);
-
-// The quartet's contract operands.
-std::vector<OperandRule> QuartetOperands(const std::string& key = "key", const std::string& value = "value");
+// The DFlash arguments and block offsets both DFlash entries refuse: a
+// negative window, no requests, cu_seqlens not starting at 0, ending past
+// the tokens (named `end_past`), decreasing.
+std::vector<ErrorCase> DFlashErrors(const std::string& end_past);
 
 }  // namespace vt::conform::attn_entry
 

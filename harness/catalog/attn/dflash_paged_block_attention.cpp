@@ -14,38 +14,33 @@ namespace {
 
 int64_t PagesFor(int64_t len, int64_t bs) { return (len + bs - 1) / bs; }
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("dflash_paged_block_attention");
-    const std::vector<int64_t> blocks = *attn_entry::Blocks(tier);
-    const int64_t bs = *gen::Pick(std::vector<int64_t>{1, 2, 4, 16});
-    std::vector<int64_t> ctx;
-    int64_t longest = 0, max_pages = 0, used = 0;
-    // Some cases with no context at all (the block-only path) and lengths at
-    // and around page boundaries.
-    const bool none = *gen::Pick(std::vector<int64_t>{0, 0, 0, 1}) == 1;
-    for (int64_t b : blocks) {
-      const int64_t c = none ? 0 : *gen::Pick(std::vector<int64_t>{0, 1, bs - 1, bs, bs + 1, 2 * bs + 3, 5});
-      ctx.push_back(c);
-      longest = std::max(longest, c + b);
-      max_pages = std::max(max_pages, PagesFor(c, bs));
-      used += PagesFor(c, bs);
-    }
-    p.Set("blocks", blocks);
-    p.Set("reqs", static_cast<int64_t>(blocks.size()));
-    p.Set("ctx", ctx);
-    p.Set("bs", bs);
-    p.Set("max_pages", max_pages + *gen::Pick(std::vector<int64_t>{0, 1}));
-    p.Set("pages", used + *gen::Pick(std::vector<int64_t>{0, 2}));  // spare pages no request reads
-    attn_entry::DrawHeads(p, tier, longest);
-    p.Set("causal", *gen::Pick(std::vector<int64_t>{0, 1}));
-    p.Set("window", *gen::Pick(std::vector<int64_t>{0, 1, 3, 6, 64}));
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  const std::vector<int64_t> blocks = *attn_entry::Blocks(tier);
+  const int64_t bs = *gen::Pick(std::vector<int64_t>{1, 2, 4, 16});
+  std::vector<int64_t> ctx;
+  int64_t longest = 0, max_pages = 0, used = 0;
+  // Some cases with no context at all (the block-only path) and lengths at
+  // and around page boundaries.
+  const bool none = *gen::Pick(std::vector<int64_t>{0, 0, 0, 1}) == 1;
+  for (int64_t b : blocks) {
+    const int64_t c = none ? 0 : *gen::Pick(std::vector<int64_t>{0, 1, bs - 1, bs, bs + 1, 2 * bs + 3, 5});
+    ctx.push_back(c);
+    longest = std::max(longest, c + b);
+    max_pages = std::max(max_pages, PagesFor(c, bs));
+    used += PagesFor(c, bs);
+  }
+  p.Set("blocks", blocks);
+  p.Set("reqs", static_cast<int64_t>(blocks.size()));
+  p.Set("ctx", ctx);
+  p.Set("bs", bs);
+  p.Set("max_pages", max_pages + *gen::Pick(std::vector<int64_t>{0, 1}));
+  p.Set("pages", used + *gen::Pick(std::vector<int64_t>{0, 2}));  // spare pages no request reads
+  attn_entry::DrawHeads(p, tier, longest);
+  p.Set("causal", *gen::Pick(std::vector<int64_t>{0, 1}));
+  p.Set("window", *gen::Pick(std::vector<int64_t>{0, 1, 3, 6, 64}));
 }
 
-std::vector<int64_t> CtxOf(const Params& p) { return p.args.at("ctx").get<std::vector<int64_t>>(); }
+std::vector<int64_t> CtxOf(const Params& p) { return seq::IntList(p, "ctx"); }
 
 // The block table: each request's pages taken in turn from a seed-shuffled
 // list of page ids, so consecutive context pages sit anywhere in the cache;
@@ -70,16 +65,16 @@ std::vector<int64_t> Table(const Params& p) {
 
 void Build(Case& c) {
   const Params& p = c.params;
-  const std::vector<int64_t> cu = attn_entry::CuOf(attn_entry::BlocksOf(p));
+  const std::vector<int64_t> cu = attn_entry::BlockOffsets(p);
   attn_entry::AddQuartet(c, cu.back(), cu.back(), "block_key", "block_value");
   const Fill f = Fill::Normal(0.0, p.Num("mag"));
   const std::vector<int64_t> cache = {p.Int("pages"), p.Int("bs"), p.Int("Hkv"), p.Int("D")};
   c.Input("ctx_key", p.DType("in"), cache, f);
   c.Input("ctx_value", p.DType("in"), cache, f);
   const int64_t reqs = static_cast<int64_t>(cu.size()) - 1;
-  attn_entry::SetI32(c.Input("cu_seqlens", vt::DType::kI32, {reqs + 1}, Fill::Const(0.0)), cu);
-  attn_entry::SetI32(c.Input("seq_lens", vt::DType::kI32, {reqs}, Fill::Const(0.0)), CtxOf(p));
-  attn_entry::SetI32(c.Input("block_table", vt::DType::kI32, {reqs, p.Int("max_pages")}, Fill::Const(0.0)), Table(p));
+  seq::AddInts(c, "cu_seqlens", vt::DType::kI32, {reqs + 1}, cu);
+  seq::AddInts(c, "seq_lens", vt::DType::kI32, {reqs}, CtxOf(p));
+  seq::AddInts(c, "block_table", vt::DType::kI32, {reqs, p.Int("max_pages")}, Table(p));
 }
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) {
@@ -95,12 +90,6 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
                                 ws["ctx_value"], ws["cu_seqlens"], ws["seq_lens"], ws["block_table"], a);
 }
 
-std::vector<int64_t> I32(const Case& c, const char* name) {
-  std::vector<int64_t> v;
-  for (double x : c.Get(name).Values()) v.push_back(static_cast<int64_t>(x));
-  return v;
-}
-
 template <class S>
 std::vector<S> Eval(const Case& c) {
   const std::vector<double> ck = entry::Vals(c, "ctx_key"), cv = entry::Vals(c, "ctx_value");
@@ -108,20 +97,13 @@ std::vector<S> Eval(const Case& c) {
   pc.key = &ck;
   pc.value = &cv;
   pc.block_size = c.params.Int("bs");
-  pc.lens = I32(c, "seq_lens");
-  pc.table = I32(c, "block_table");
+  pc.lens = seq::Ints(c.Get("seq_lens"));
+  pc.table = seq::Ints(c.Get("block_table"));
   pc.max_pages = c.Get("block_table").shape[1];
   return oracle::DFlashPagedBlockAttention<S>(attn_entry::ShapeOf(c, "block_key"), entry::Vals(c, "query"),
                                               entry::Vals(c, "block_key"), entry::Vals(c, "block_value"), pc,
-                                              c.params.F32("scale"), I32(c, "cu_seqlens"), c.params.Flag("causal"),
+                                              c.params.F32("scale"), seq::Ints(c.Get("cu_seqlens")), c.params.Flag("causal"),
                                               c.params.Int("window"));
-}
-
-OracleResult Oracle(const Case& c) { return attn_entry::BaselineResult(c, Eval<double>(c), Eval<float>(c)); }
-
-std::map<std::string, std::vector<double>> OracleF32(const Case& c) {
-  const std::vector<float> f = Eval<float>(c);
-  return {{"out", std::vector<double>(f.begin(), f.end())}};
 }
 
 // Every context empty: dflash_block_attention on the blocks alone, bit for bit.
@@ -132,7 +114,7 @@ Claim EmptyContextIsBlock() {
   cl.check = [](const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
     Case z = c;
     TensorData& lens = z.Get("seq_lens");
-    attn_entry::SetI32(lens, std::vector<int64_t>(static_cast<size_t>(lens.Numel()), 0));
+    seq::SetInts(lens, std::vector<int64_t>(static_cast<size_t>(lens.Numel()), 0));
     MaterializeTensor(lens, c.params.seed);
     z.params.Set("ctx", std::vector<int64_t>(static_cast<size_t>(lens.Numel()), 0));
     const Execution paged = Execute(op, z, ctx);
@@ -186,7 +168,7 @@ Case PagesMoved(const Case& c) {
 
 // The first request that reads a page, and the table slot of its first page.
 int64_t FirstReadSlot(const Case& c) {
-  const std::vector<int64_t> lens = attn_entry::DeclaredI32(c.Get("seq_lens"));
+  const std::vector<int64_t> lens = seq::Declared(c.Get("seq_lens"));
   const int64_t max_pages = c.Get("block_table").shape[1];
   for (size_t r = 0; r < lens.size(); ++r) {
     if (lens[r] > 0) return static_cast<int64_t>(r) * max_pages;
@@ -195,49 +177,24 @@ int64_t FirstReadSlot(const Case& c) {
 }
 
 ErrorCase PageId(const std::string& tag, std::function<int64_t(int64_t pages)> id) {
-  return attn_entry::MetaEdit("block_table_" + tag, "block_table",
-                              [id](std::vector<int64_t>& v, const Case& c) {
-                                const int64_t slot = FirstReadSlot(c);
-                                if (slot < 0) return false;
-                                v[static_cast<size_t>(slot)] = id(c.Get("ctx_key").shape[0]);
-                                return true;
-                              },
-                              "block_table[");
+  return seq::EditInts("block_table_" + tag, "block_table", "block_table[",
+                       [id](std::vector<int64_t>& v, const Case& c) {
+                         const int64_t slot = FirstReadSlot(c);
+                         if (slot < 0) return false;
+                         v[static_cast<size_t>(slot)] = id(c.Get("ctx_key").shape[0]);
+                         return true;
+                       });
 }
 
 }  // namespace
 
 OpSpec Spec_dflash_paged_block_attention() {
   using attn_entry::DimsTogether;
-  using attn_entry::MetaEdit;
-  OpSpec s;
-  s.name = "dflash_paged_block_attention";
-  s.family = "attn";
-  s.dtypes = "cpu: query,block_key/value,ctx_key/value f32/f16/bf16 (one dtype); out f32/bf16; metadata i32";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = Oracle;
-  s.oracle_f32 = OracleF32;
-  s.outputs = attn_entry::BaselineOutputs;
-  std::vector<OperandRule> ops = attn_entry::QuartetOperands("block_key", "block_value");
-  ops.push_back(entry::Operand("ctx_key", entry::kFloatIn, entry::kContiguous, {4}));
-  ops.push_back(entry::Operand("ctx_value", entry::kFloatIn, entry::kContiguous, {4}));
-  const std::vector<vt::DType> i32 = {vt::DType::kI32};
-  ops.push_back(entry::Operand("cu_seqlens", i32, entry::kContiguous, {1}));
-  ops.push_back(entry::Operand("seq_lens", i32, entry::kContiguous, {1}));
-  ops.push_back(entry::Operand("block_table", i32, entry::kContiguous, {2}));
-  s.contract = {ops, {entry::PositiveFinite("scale")}};
-  s.errors = {
-      mut::Dim("block_key", 2, 1),
-      mut::Dim("block_value", 0, 1),
+  using V = std::vector<int64_t>;
+  std::vector<ErrorCase> errors = {
       DimsTogether("block_kv_tokens_plus1", {"block_key", "block_value"}, 0, 1, "block_key"),
-      attn_entry::HeadsNotDividing("block_key", "block_value"),
-      mut::Dim("out", 1, 1),
-      mut::Arg("window", -1),
-      mut::Arg("reqs", 0),
-      attn_entry::SetArg("block_size_zero", "bs_arg", 0, "block_size"),
-      attn_entry::SetArg("block_size_negative", "bs_arg", -4, "block_size"),
+      seq::SetArg("block_size_zero", "bs_arg", 0, "block_size"),
+      seq::SetArg("block_size_negative", "bs_arg", -4, "block_size"),
       DimsTogether("ctx_heads_plus1", {"ctx_key", "ctx_value"}, 2, 1, "ctx_key"),
       DimsTogether("ctx_head_dim_minus1", {"ctx_key", "ctx_value"}, 3, -1, "ctx_key"),
       // H-1: a page height other than the block_size argument.
@@ -246,45 +203,45 @@ OpSpec Spec_dflash_paged_block_attention() {
       mut::Dim("cu_seqlens", 0, 1),
       mut::Dim("seq_lens", 0, -1),
       mut::Dim("block_table", 0, 1),
-      MetaEdit("cu_start_not_zero", "cu_seqlens", [](std::vector<int64_t>& v, const Case&) { v[0] = 1; return true; },
-               "cu_seqlens[0]"),
-      MetaEdit("cu_end_past_N", "cu_seqlens", [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; },
-               "cu_seqlens[num_reqs]"),
-      MetaEdit("cu_decreasing", "cu_seqlens",
-               [](std::vector<int64_t>& v, const Case&) {
-                 if (v.size() < 3) return false;
-                 v[1] = v[2] + 1;
-                 return true;
-               },
-               "non-decreasing"),
       // H-1: a context longer than the table can address, or negative.
-      MetaEdit("seq_lens_past_table", "seq_lens",
-               [](std::vector<int64_t>& v, const Case& c) {
-                 v[0] = c.Get("block_table").shape[1] * c.params.Int("bs") + 1;
-                 return true;
-               },
-               "seq_lens["),
-      MetaEdit("seq_lens_negative", "seq_lens", [](std::vector<int64_t>& v, const Case&) { v[0] = -1; return true; },
-               "seq_lens["),
+      seq::EditInts("seq_lens_past_table", "seq_lens", "seq_lens[",
+                    [](V& v, const Case& c) {
+                      v[0] = c.Get("block_table").shape[1] * c.params.Int("bs") + 1;
+                      return true;
+                    }),
+      seq::EditInts("seq_lens_negative", "seq_lens", "seq_lens[", [](V& v, const Case&) { v[0] = -1; return true; }),
       // H-1: a page id outside the cache (one past, NULL, huge).
       PageId("past_cache", [](int64_t pages) { return pages; }),
       PageId("negative", [](int64_t) { return -1; }),
       PageId("huge", [](int64_t) { return 2147483647; }),
   };
-  s.claims = {
-      EmptyContextIsBlock(),
-      SameAs("pages_moved", "moving the cache's pages and renaming them in the block table gives the same bytes",
-             [](const Params& p) { return p.Int("pages") >= 2; }, "dflash_paged_block_attention", PagesMoved,
-             {{"out", "out"}}),
-      SameAs("gqa_is_expanded_mha",
-             "GQA with Hq/Hkv q-heads per kv-head == MHA on block and context K/V with each kv-head repeated",
-             [](const Params& p) { return p.Int("Hq") != p.Int("Hkv"); }, "dflash_paged_block_attention",
-             [](const Case& c) {
-               return attn_entry::ExpandedKV(c, {"block_key", "block_value", "ctx_key", "ctx_value"});
-             },
-             {{"out", "out"}}),
-  };
-  return s;
+  seq::Append(errors, attn_entry::DFlashErrors("cu_end_past_N"));
+  const std::vector<vt::DType> i32 = {vt::DType::kI32};
+  return attn_entry::AttnSpec({
+      .name = "dflash_paged_block_attention",
+      .dtypes = "cpu: query,block_key/value,ctx_key/value f32/f16/bf16 (one dtype); out f32/bf16; metadata i32",
+      .draw = Draw,
+      .build = Build,
+      .run = Run,
+      .truth = Eval<double>,
+      .f32 = Eval<float>,
+      .key = "block_key",
+      .value = "block_value",
+      .operands = {entry::Operand("ctx_key", entry::kFloatIn, entry::kContiguous, {4}),
+                   entry::Operand("ctx_value", entry::kFloatIn, entry::kContiguous, {4}),
+                   entry::Operand("cu_seqlens", i32, entry::kContiguous, {1}),
+                   entry::Operand("seq_lens", i32, entry::kContiguous, {1}),
+                   entry::Operand("block_table", i32, entry::kContiguous, {2})},
+      .errors = errors,
+      .claims = {EmptyContextIsBlock(),
+                 SameAs("pages_moved",
+                        "moving the cache's pages and renaming them in the block table gives the same bytes",
+                        [](const Params& p) { return p.Int("pages") >= 2; }, "dflash_paged_block_attention",
+                        PagesMoved, {{"out", "out"}})},
+      .expanded = {"block_key", "block_value", "ctx_key", "ctx_value"},
+      .gqa_statement =
+          "GQA with Hq/Hkv q-heads per kv-head == MHA on block and context K/V with each kv-head repeated",
+  });
 }
 
 }  // namespace vt::conform

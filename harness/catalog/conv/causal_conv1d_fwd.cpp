@@ -25,37 +25,30 @@ std::vector<int64_t> DrawLens(Tier tier, int64_t n) {
   return lens;
 }
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("causal_conv1d_fwd");
-    conv::DrawCommon(p, tier, 1);
-    const int64_t n = *gen::Pick(std::vector<int64_t>{1, 2, 3, 5, 8});
-    p.Set("N", n);
-    p.Set("lens", DrawLens(tier, n));
-    // has_initial_state: all, none, or a seed-chosen mix; i8 or i32.
-    p.Set("init", *gen::Pick(std::vector<std::string>{"mixed", "all", "none"}));
-    p.Set("init_dtype", *gen::Pick(std::vector<std::string>{"i32", "i8"}));
-    p.seed = *gen::Seed();
-    return p;
-  });
+// After the common knobs (conv::DrawCommon).
+void Draw(Params& p, Tier tier) {
+  const int64_t n = *gen::Pick(std::vector<int64_t>{1, 2, 3, 5, 8});
+  p.Set("N", n);
+  p.Set("lens", DrawLens(tier, n));
+  // has_initial_state: all, none, or a seed-chosen mix; i8 or i32.
+  p.Set("init", *gen::Pick(std::vector<std::string>{"mixed", "all", "none"}));
+  p.Set("init_dtype", *gen::Pick(std::vector<std::string>{"i32", "i8"}));
 }
-
-std::vector<int64_t> Lens(const Params& p) { return p.args.at("lens").get<std::vector<int64_t>>(); }
 
 void Build(Case& c) {
   const Params& p = c.params;
-  const auto lens = Lens(p);
+  const auto lens = seq::IntList(p, "lens");
   const int64_t n = static_cast<int64_t>(lens.size()), ch = p.Int("C"), k = p.Int("K");
-  const auto qsl = conv::Cumulative(lens);
+  const auto qsl = seq::Cumulative(lens);
   conv::BuildCommon(c, qsl.back());
   c.Add("conv_state", vt::DType::kF32, {n, ch, k - 1}, Role::kInPlace, entry::Values(p));
-  conv::AddInts(c, "query_start_loc", vt::DType::kI32, qsl);
+  seq::AddInts(c, "query_start_loc", vt::DType::kI32, qsl);
   std::vector<int64_t> init;
   for (int64_t s = 0; s < n; ++s) {
     const std::string how = p.Str("init");
     init.push_back(how == "all" ? 1 : how == "none" ? 0 : static_cast<int64_t>(SplitMix64(c.params.seed ^ static_cast<uint64_t>(s)) % 2));
   }
-  conv::AddInts(c, "has_initial_state", p.DType("init_dtype"), init);
+  seq::AddInts(c, "has_initial_state", p.DType("init_dtype"), init);
   c.Output("out", p.DType("out"), {qsl.back(), ch});
 }
 
@@ -68,20 +61,9 @@ template <class S>
 entry::Outs<S> Eval(const Case& c) {
   const TensorData& w = c.Get("weight");
   auto r = oracle::CausalConv1dFwd<S>(w.shape[0], w.shape[1], c.Get("x").Values(), w.Values(), conv::BiasValues(c),
-                                      c.Get("conv_state").Values(), conv::Ints(c.Get("query_start_loc")),
-                                      conv::Ints(c.Get("has_initial_state")), c.params.Flag("silu"));
+                                      c.Get("conv_state").Values(), seq::Ints(c.Get("query_start_loc")),
+                                      seq::Ints(c.Get("has_initial_state")), c.params.Flag("silu"));
   return {{"out", std::move(r.out)}, {"conv_state", std::move(r.state)}};
-}
-
-std::vector<OutputSpec> Outputs(const Case&) { return {conv::OutRule(), conv::StateRule()}; }
-
-// A poisoned output of the given shape (every byte must be written).
-TensorData Poisoned(const std::string& name, vt::DType dt, std::vector<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  TensorData t = TensorFromValues(name, dt, std::move(shape), Role::kOutput, std::vector<double>(static_cast<std::size_t>(n), 0.0));
-  std::fill(t.storage.begin(), t.storage.end(), 0xA5);
-  return t;
 }
 
 // Rows [begin, end) of a [rows, C] tensor's values.
@@ -93,10 +75,8 @@ std::vector<double> RowsOf(const std::vector<double>& v, int64_t ch, int64_t beg
 // runs one update over the sequences longer than t (their state rows named
 // by conv_state_indices), starting from the old state (zeros where
 // has_initial_state is 0). Outputs and the final state bit for bit.
-ClaimOutcome UpdateSteps(const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
-  const Execution a = Execute(op, c, ctx);
-  if (!a.guard_error.empty()) return ClaimOutcome::Violated(a.guard_error);
-  const auto qsl = conv::Ints(c.Get("query_start_loc")), init = conv::Ints(c.Get("has_initial_state"));
+ClaimOutcome UpdateSteps(const OpSpec&, const Case& c, const vt::ExecContext& ctx, const Execution& a) {
+  const auto qsl = seq::Ints(c.Get("query_start_loc")), init = seq::Ints(c.Get("has_initial_state"));
   const TensorData& x = c.Get("x");
   const int64_t n = static_cast<int64_t>(init.size()), ch = x.shape[1], k = c.Get("weight").shape[1];
   auto sv = c.Get("conv_state").Values();
@@ -119,10 +99,8 @@ ClaimOutcome UpdateSteps(const OpSpec& op, const Case& c, const vt::ExecContext&
 
 // Batch invariance: every sequence run alone (its x rows, its state row, its
 // has_initial_state) gives the bytes the batched call gave it.
-ClaimOutcome SplitBatch(const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
-  const Execution a = Execute(op, c, ctx);
-  if (!a.guard_error.empty()) return ClaimOutcome::Violated(a.guard_error);
-  const auto qsl = conv::Ints(c.Get("query_start_loc")), init = conv::Ints(c.Get("has_initial_state"));
+ClaimOutcome SplitBatch(const OpSpec& op, const Case& c, const vt::ExecContext& ctx, const Execution& a) {
+  const auto qsl = seq::Ints(c.Get("query_start_loc")), init = seq::Ints(c.Get("has_initial_state"));
   const TensorData& x = c.Get("x");
   const TensorData& st = c.Get("conv_state");
   const int64_t n = static_cast<int64_t>(init.size()), ch = x.shape[1], row = st.shape[1] * st.shape[2];
@@ -140,7 +118,7 @@ ClaimOutcome SplitBatch(const OpSpec& op, const Case& c, const vt::ExecContext& 
                    TensorFromValues("query_start_loc", vt::DType::kI32, {2}, Role::kInput, {0.0, static_cast<double>(hi - lo)}),
                    TensorFromValues("has_initial_state", c.Get("has_initial_state").dtype, {1}, Role::kInput,
                                     {static_cast<double>(init[static_cast<std::size_t>(s)])}),
-                   Poisoned("out", out.dtype, {hi - lo, ch})};
+                   seq::Poisoned("out", out.dtype, {hi - lo, ch})};
     if (c.Find("bias") != nullptr) one.tensors.push_back(CopyTensor(c.Get("bias"), "bias", Role::kInput));
     const Execution e = Execute(op, one, ctx);
     if (!e.guard_error.empty()) return ClaimOutcome::Violated("sequence " + std::to_string(s) + ": " + e.guard_error);
@@ -170,31 +148,20 @@ GoldenMapping GoldenFwd(const GoldenCase& g) {
     throw GoldenUnsupported("a conv_state cache addressed by cache_indices: causal_conv1d_fwd takes one state row per "
                             "sequence (the recorded format dumps those rows)");
   }
-  const std::string act = g.ArgStr("activation", "none");
-  if (act != "silu" && act != "swish" && act != "none" && act != "identity") {
-    throw GoldenUnsupported("activation '" + act + "' (silu / swish or none)");
-  }
+  const bool silu = conv::GoldenSilu(g);
   TensorData x = GoldenTensor(g, "x", "x", Role::kInput);
-  TensorData w = GoldenTensor(g, "weight", "weight", Role::kInput);
-  if (w.shape.size() == 3 && w.shape[1] == 1) {  // torch's conv1d weight [dim, 1, width]
-    w.shape = {w.shape[0], w.shape[2]};
-    w.SetContiguous();
-  }
-  const TensorData& st = g.Get("conv_state_in");
-  if (st.dtype != vt::DType::kF32) throw GoldenUnsupported("a " + DTypeKey(st) + " conv_state (f32 on CPU)");
+  TensorData w = conv::GoldenWeight(g);
+  conv::RequireF32State(g);
   if (x.shape.size() != 2 || w.shape.size() != 2 || x.shape[1] != w.shape[0]) {
     throw GoldenUnsupported("x must be token-major [T,dim] with weight [dim,width]");
   }
   Params p("causal_conv1d_fwd");
-  p.Set("x", DTypeKey(x));
-  p.Set("w", DTypeKey(w));
-  p.Set("bias", g.Has("bias") ? DTypeKey(g.Get("bias")) : "none");
-  p.Set("out", DTypeKey(GoldenOutputLike(g, "out", "out")));
+  conv::SetGoldenDtypes(p, g, x, w, GoldenOutputLike(g, "out", "out"));
   p.Set("C", x.shape[1]);
   p.Set("K", w.shape[1]);
-  p.Set("silu", act == "silu" || act == "swish" ? 1 : 0);
+  p.Set("silu", silu ? 1 : 0);
   p.Set("pad", 0);
-  const auto qsl = conv::Ints(g.Get("query_start_loc"));
+  const auto qsl = seq::Ints(g.Get("query_start_loc"));
   std::vector<int64_t> lens;
   for (std::size_t i = 1; i < qsl.size(); ++i) lens.push_back(qsl[i] - qsl[i - 1]);
   p.Set("N", static_cast<int64_t>(lens.size()));
@@ -210,52 +177,49 @@ GoldenMapping GoldenFwd(const GoldenCase& g) {
   return m;
 }
 
+std::vector<ErrorCase> Errors() {
+  return {mut::Dim("conv_state", 2, 1), mut::Dim("query_start_loc", 0, 1), mut::Dim("has_initial_state", 0, 1),
+          seq::EditInts("qsl_last_past_T", "query_start_loc", "query_start_loc",
+                        [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
+          seq::EditInts("qsl_first_not_0", "query_start_loc", "query_start_loc",
+                        [](std::vector<int64_t>& v, const Case&) {
+                          if (v.size() < 2 || v[1] < 1) return false;
+                          v[0] = 1;
+                          return true;
+                        }),
+          seq::EditInts("qsl_decreasing", "query_start_loc", "non-decreasing", Decreasing),
+          seq::EditInts("qsl_negative", "query_start_loc", "non-decreasing", [](std::vector<int64_t>& v, const Case&) {
+            if (v.size() < 3) return false;
+            v[1] = -1;
+            return true;
+          })};
+}
+
 }  // namespace
 
 OpSpec Spec_causal_conv1d_fwd() {
-  OpSpec s;
-  s.name = "causal_conv1d_fwd";
-  s.family = "conv";
-  s.dtypes = "cpu: x [T,C] f32/f16/bf16 (rows may be padded), weight [C,K], bias [C] f32/f16/bf16; out f32/bf16; "
-             "conv_state [N,C,K-1] f32 in place; query_start_loc i32 [N+1]; has_initial_state i8/i32 [N]";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
-  s.contract = {conv::CoreOperandsAnd({entry::Operand("query_start_loc", {vt::DType::kI32}, entry::kContiguous, {1}),
-                                entry::Operand("has_initial_state", {vt::DType::kI8, vt::DType::kI32}, entry::kContiguous, {1})}),
-                {}};
-  s.values.specials = conv::CoreSpecials();
-  s.errors = conv::CoreDimErrors();
-  for (ErrorCase& e : std::vector<ErrorCase>{mut::Dim("conv_state", 2, 1), mut::Dim("query_start_loc", 0, 1),
-              mut::Dim("has_initial_state", 0, 1), conv::ZeroWidth(), conv::NarrowState(),
-              conv::EditInts("qsl_last_past_T", "query_start_loc", "query_start_loc",
-                             [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
-              conv::EditInts("qsl_first_not_0", "query_start_loc", "query_start_loc",
-                             [](std::vector<int64_t>& v, const Case&) {
-                               if (v.size() < 2 || v[1] < 1) return false;
-                               v[0] = 1;
-                               return true;
-                             }),
-              conv::EditInts("qsl_decreasing", "query_start_loc", "non-decreasing", Decreasing),
-              conv::EditInts("qsl_negative", "query_start_loc", "non-decreasing",
-                             [](std::vector<int64_t>& v, const Case&) {
-                               if (v.size() < 3) return false;
-                               v[1] = -1;
-                               return true;
-                             })}) {
-    s.errors.push_back(std::move(e));
-  }
-  s.claims = {
-      {"update_steps", "fwd over each sequence == causal_conv1d_update token by token (outputs and state, bit for bit)",
-       nullptr, UpdateSteps},
-      {"split_batch", "each sequence run alone gives the bytes of the batched call (batch invariance)",
-       [](const Params& p) { return p.Int("N") >= 2; }, SplitBatch},
-  };
-  s.goldens = {{"causal_conv1d_fwd", GoldenFwd}, {"causal_conv1d", GoldenFwd}};
-  return s;
+  return conv::ConvSpec({
+      .name = "causal_conv1d_fwd",
+      .dtypes = "cpu: x [T,C] f32/f16/bf16 (rows may be padded), weight [C,K], bias [C] f32/f16/bf16; out f32/bf16; "
+                "conv_state [N,C,K-1] f32 in place; query_start_loc i32 [N+1]; has_initial_state i8/i32 [N]",
+      .min_k = 1,
+      .draw_more = Draw,
+      .build = Build,
+      .run = Run,
+      .bounded = Eval<Bounded>,
+      .f32 = Eval<float>,
+      .operands = {entry::Operand("query_start_loc", {vt::DType::kI32}, entry::kContiguous, {1}),
+                   entry::Operand("has_initial_state", {vt::DType::kI8, vt::DType::kI32}, entry::kContiguous, {1})},
+      .errors = Errors(),
+      .claims = {seq::AfterRun("update_steps",
+                               "fwd over each sequence == causal_conv1d_update token by token (outputs and state, "
+                               "bit for bit)",
+                               nullptr, UpdateSteps),
+                 seq::AfterRun("split_batch",
+                               "each sequence run alone gives the bytes of the batched call (batch invariance)",
+                               [](const Params& p) { return p.Int("N") >= 2; }, SplitBatch)},
+      .goldens = {{"causal_conv1d_fwd", GoldenFwd}, {"causal_conv1d", GoldenFwd}},
+  });
 }
 
 }  // namespace vt::conform

@@ -14,18 +14,13 @@ namespace {
 
 using entry::Bounded;
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("causal_conv1d_spec_update");
-    conv::DrawCommon(p, tier, 2);
-    // max_query_len 1 is the non-speculative layout (L = K-1): the claim
-    // against causal_conv1d_update applies there.
-    p.Set("mql", *gen::Pick(std::vector<int64_t>{1, 2, 3, 4}));
-    p.Set("R", *gen::Pick(tier == Tier::kSmoke ? std::vector<int64_t>{1, 2} : std::vector<int64_t>{1, 2, 3, 5, 8, 17, 64}));
-    p.Set("extra", *gen::Pick(std::vector<int64_t>{0, 1, 5}));
-    p.seed = *gen::Seed();
-    return p;
-  });
+// After the common knobs (conv::DrawCommon, K >= 2).
+void Draw(Params& p, Tier tier) {
+  // max_query_len 1 is the non-speculative layout (L = K-1): the claim
+  // against causal_conv1d_update applies there.
+  p.Set("mql", *gen::Pick(std::vector<int64_t>{1, 2, 3, 4}));
+  p.Set("R", *gen::Pick(tier == Tier::kSmoke ? std::vector<int64_t>{1, 2} : std::vector<int64_t>{1, 2, 3, 5, 8, 17, 64}));
+  p.Set("extra", *gen::Pick(std::vector<int64_t>{0, 1, 5}));
 }
 
 // Per request: length in [0, mql] (mql itself most often: a full draft) and
@@ -53,13 +48,13 @@ std::vector<int64_t> Accepted(const Params& p) {
 void Build(Case& c) {
   const Params& p = c.params;
   const int64_t r = p.Int("R"), ch = p.Int("C"), k = p.Int("K"), mql = p.Int("mql");
-  const auto cu = conv::Cumulative(Lengths(p));
+  const auto cu = seq::Cumulative(Lengths(p));
   const int64_t slots = r + p.Int("extra");
   conv::BuildCommon(c, cu.back());
   c.Add("conv_state", vt::DType::kF32, {slots, ch, k - 1 + mql - 1}, Role::kInPlace, entry::Values(p));
-  conv::AddInts(c, "conv_state_indices", vt::DType::kI32, conv::DrawSlots(p.seed, r, slots, true));
-  conv::AddInts(c, "num_accepted_tokens", vt::DType::kI32, Accepted(p));
-  conv::AddInts(c, "cu_seqlens", vt::DType::kI32, cu);
+  seq::AddInts(c, "conv_state_indices", vt::DType::kI32, conv::DrawSlots(p.seed, r, slots, true));
+  seq::AddInts(c, "num_accepted_tokens", vt::DType::kI32, Accepted(p));
+  seq::AddInts(c, "cu_seqlens", vt::DType::kI32, cu);
   c.Output("out", p.DType("out"), {cu.back(), ch});
 }
 
@@ -74,13 +69,11 @@ entry::Outs<S> Eval(const Case& c) {
   const TensorData& w = c.Get("weight");
   const TensorData& st = c.Get("conv_state");
   auto r = oracle::CausalConv1dSpecUpdate<S>(w.shape[0], w.shape[1], st.shape[2], c.Get("x").Values(), w.Values(),
-                                             conv::BiasValues(c), st.Values(), conv::Ints(c.Get("cu_seqlens")),
-                                             conv::Ints(c.Get("conv_state_indices")),
-                                             conv::Ints(c.Get("num_accepted_tokens")), c.params.Flag("silu"));
+                                             conv::BiasValues(c), st.Values(), seq::Ints(c.Get("cu_seqlens")),
+                                             seq::Ints(c.Get("conv_state_indices")),
+                                             seq::Ints(c.Get("num_accepted_tokens")), c.params.Flag("silu"));
   return {{"out", std::move(r.out)}, {"conv_state", std::move(r.state)}};
 }
-
-std::vector<OutputSpec> Outputs(const Case&) { return {conv::OutRule(), conv::StateRule()}; }
 
 // At max_query_len 1 (L = K-1, every request 0 or 1 token, accepted 1) the
 // speculative update is the plain one: causal_conv1d_update over the
@@ -90,7 +83,7 @@ Case AsUpdate(const Case& c) {
   u.params = Params("causal_conv1d_update");
   u.params.Set("silu", c.params.Int("silu"));
   u.params.seed = c.params.seed;
-  const auto cu = conv::Ints(c.Get("cu_seqlens")), slot = conv::Ints(c.Get("conv_state_indices"));
+  const auto cu = seq::Ints(c.Get("cu_seqlens")), slot = seq::Ints(c.Get("conv_state_indices"));
   std::vector<double> idx;
   for (std::size_t i = 0; i + 1 < cu.size(); ++i) {
     if (cu[i + 1] > cu[i]) idx.push_back(static_cast<double>(slot[i]));
@@ -111,11 +104,9 @@ Case AsUpdate(const Case& c) {
 // every live request's outputs bit for bit (step t updates the requests
 // longer than t; their windows are rows of a compact [R,C,K-1] state named
 // by conv_state_indices). NULL requests are the oracle's to check.
-ClaimOutcome WindowSteps(const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
-  const Execution a = Execute(op, c, ctx);
-  if (!a.guard_error.empty()) return ClaimOutcome::Violated(a.guard_error);
-  const auto cu = conv::Ints(c.Get("cu_seqlens")), slot = conv::Ints(c.Get("conv_state_indices"));
-  const auto acc = conv::Ints(c.Get("num_accepted_tokens"));
+ClaimOutcome WindowSteps(const OpSpec&, const Case& c, const vt::ExecContext& ctx, const Execution& a) {
+  const auto cu = seq::Ints(c.Get("cu_seqlens")), slot = seq::Ints(c.Get("conv_state_indices"));
+  const auto acc = seq::Ints(c.Get("num_accepted_tokens"));
   const TensorData& x = c.Get("x");
   const TensorData& st = c.Get("conv_state");
   const int64_t r = static_cast<int64_t>(slot.size()), ch = x.shape[1], k = c.Get("weight").shape[1], len = st.shape[2];
@@ -145,10 +136,10 @@ ClaimOutcome WindowSteps(const OpSpec& op, const Case& c, const vt::ExecContext&
 // rule (a request longer than max_query_len) is broken.
 bool TooLong(Case& c) {
   TensorData& cu = c.Get("cu_seqlens");
-  auto v = conv::Declared(cu);
+  auto v = seq::Declared(cu);
   const int64_t grow = c.params.Int("mql") + 1 - (v.back() - v[v.size() - 2]);
   v.back() += grow;
-  conv::SetInts(cu, v);
+  seq::SetInts(cu, v);
   for (const char* name : {"x", "out"}) {
     TensorData& t = c.Get(name);
     t.shape[0] += grow;
@@ -161,79 +152,78 @@ bool TooLong(Case& c) {
   return true;
 }
 
+std::vector<ErrorCase> Errors() {
+  return {mut::Dim("conv_state_indices", 0, 1),
+          mut::Dim("num_accepted_tokens", 0, 1),
+          {"weight_width_1",
+           [](Case& c) {
+             TensorData& w = c.Get("weight");
+             w.shape[1] = 1;
+             w.SetContiguous();
+             return true;
+           },
+           "kernel width"},
+          {"no_requests",
+           [](Case& c) {
+             TensorData& cu = c.Get("cu_seqlens");
+             cu.shape = {1};
+             cu.SetContiguous();
+             seq::SetInts(cu, {0});
+             return true;
+           },
+           "cu_seqlens"},
+          seq::EditInts("cu_last_past_T", "cu_seqlens", "cu_seqlens",
+                        [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
+          seq::EditInts("cu_decreasing", "cu_seqlens", "non-decreasing",
+                        [](std::vector<int64_t>& v, const Case& c) {
+                          if (v.size() < 3) return false;
+                          v[1] = c.Get("x").shape[0] + 1;
+                          return true;
+                        }),
+          {"request_longer_than_max_query_len", TooLong, "max_query_len"},
+          seq::EditInts("accepted_0", "num_accepted_tokens", "num_accepted_tokens",
+                        [](std::vector<int64_t>& v, const Case&) { v.front() = 0; return true; }),
+          seq::EditInts("accepted_past_max", "num_accepted_tokens", "num_accepted_tokens",
+                        [](std::vector<int64_t>& v, const Case& c) {
+                          v.back() = c.params.Int("mql") + 1;
+                          return true;
+                        }),
+          seq::EditInts("indices_out_of_range_N", "conv_state_indices", "conv_state_indices",
+                        [](std::vector<int64_t>& v, const Case& c) {
+                          v.back() = c.Get("conv_state").shape[0];
+                          return true;
+                        }),
+          conv::DuplicateSlot("conv_state_indices")};
+}
+
 }  // namespace
 
 OpSpec Spec_causal_conv1d_spec_update() {
-  OpSpec s;
-  s.name = "causal_conv1d_spec_update";
-  s.family = "conv";
-  s.dtypes = "cpu: x [T,C] f32/f16/bf16 (rows may be padded), weight [C,K>=2], bias [C]; out f32/bf16; conv_state "
-             "[N,C,L] f32 in place, L = K-1 + max_query_len-1; conv_state_indices, num_accepted_tokens i32 [R]; "
-             "cu_seqlens i32 [R+1]";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
-  s.contract = {conv::CoreOperandsAnd({entry::Operand("conv_state_indices", {vt::DType::kI32}, entry::kContiguous, {1}),
-                                entry::Operand("num_accepted_tokens", {vt::DType::kI32}, entry::kContiguous, {1}),
-                                entry::Operand("cu_seqlens", {vt::DType::kI32}, entry::kContiguous, {1})}),
-                {}};
-  s.values.specials = conv::CoreSpecials();
-  s.errors = conv::CoreDimErrors();
-  for (ErrorCase& e : std::vector<ErrorCase>{mut::Dim("conv_state_indices", 0, 1),
-              mut::Dim("num_accepted_tokens", 0, 1), conv::NarrowState(), conv::ZeroWidth(),
-              {"weight_width_1",
-               [](Case& c) {
-                 TensorData& w = c.Get("weight");
-                 w.shape[1] = 1;
-                 w.SetContiguous();
-                 return true;
-               },
-               "kernel width"},
-              {"no_requests",
-               [](Case& c) {
-                 TensorData& cu = c.Get("cu_seqlens");
-                 cu.shape = {1};
-                 cu.SetContiguous();
-                 conv::SetInts(cu, {0});
-                 return true;
-               },
-               "cu_seqlens"},
-              conv::EditInts("cu_last_past_T", "cu_seqlens", "cu_seqlens",
-                             [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
-              conv::EditInts("cu_decreasing", "cu_seqlens", "non-decreasing",
-                             [](std::vector<int64_t>& v, const Case& c) {
-                               if (v.size() < 3) return false;
-                               v[1] = c.Get("x").shape[0] + 1;
-                               return true;
-                             }),
-              {"request_longer_than_max_query_len", TooLong, "max_query_len"},
-              conv::EditInts("accepted_0", "num_accepted_tokens", "num_accepted_tokens",
-                             [](std::vector<int64_t>& v, const Case&) { v.front() = 0; return true; }),
-              conv::EditInts("accepted_past_max", "num_accepted_tokens", "num_accepted_tokens",
-                             [](std::vector<int64_t>& v, const Case& c) {
-                               v.back() = c.params.Int("mql") + 1;
-                               return true;
-                             }),
-              conv::EditInts("indices_out_of_range_N", "conv_state_indices", "conv_state_indices",
-                             [](std::vector<int64_t>& v, const Case& c) {
-                               v.back() = c.Get("conv_state").shape[0];
-                               return true;
-                             }),
-              conv::DuplicateSlot("conv_state_indices")}) {
-    s.errors.push_back(std::move(e));
-  }
-  s.claims = {SameAs("mql1_eq_update",
-                     "at max_query_len 1 (L = K-1, accepted 1) == causal_conv1d_update over the requests with a "
-                     "token (out and state)",
-                     [](const Params& p) { return p.Int("mql") == 1; }, "causal_conv1d_update", AsUpdate,
-                     {{"out", "out"}, {"conv_state", "conv_state"}}),
-              {"window_steps",
-               "out == causal_conv1d_update token by token from the window at num_accepted_tokens - 1 (live requests)",
-               nullptr, WindowSteps}};
-  return s;
+  return conv::ConvSpec({
+      .name = "causal_conv1d_spec_update",
+      .dtypes = "cpu: x [T,C] f32/f16/bf16 (rows may be padded), weight [C,K>=2], bias [C]; out f32/bf16; conv_state "
+                "[N,C,L] f32 in place, L = K-1 + max_query_len-1; conv_state_indices, num_accepted_tokens i32 [R]; "
+                "cu_seqlens i32 [R+1]",
+      .min_k = 2,
+      .draw_more = Draw,
+      .build = Build,
+      .run = Run,
+      .bounded = Eval<Bounded>,
+      .f32 = Eval<float>,
+      .operands = {entry::Operand("conv_state_indices", {vt::DType::kI32}, entry::kContiguous, {1}),
+                   entry::Operand("num_accepted_tokens", {vt::DType::kI32}, entry::kContiguous, {1}),
+                   entry::Operand("cu_seqlens", {vt::DType::kI32}, entry::kContiguous, {1})},
+      .errors = Errors(),
+      .claims = {SameAs("mql1_eq_update",
+                        "at max_query_len 1 (L = K-1, accepted 1) == causal_conv1d_update over the requests with a "
+                        "token (out and state)",
+                        [](const Params& p) { return p.Int("mql") == 1; }, "causal_conv1d_update", AsUpdate,
+                        {{"out", "out"}, {"conv_state", "conv_state"}}),
+                 seq::AfterRun("window_steps",
+                               "out == causal_conv1d_update token by token from the window at num_accepted_tokens - 1 "
+                               "(live requests)",
+                               nullptr, WindowSteps)},
+  });
 }
 
 }  // namespace vt::conform

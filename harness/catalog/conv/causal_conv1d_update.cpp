@@ -12,18 +12,13 @@ namespace {
 
 using entry::Bounded;
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("causal_conv1d_update");
-    conv::DrawCommon(p, tier, 1);
-    p.Set("T", *gen::Rows(tier));  // batch rows (the row_slice claim's leading extent)
-    // State row width L = K-1 + wide: speculative-decoding caches are wider.
-    p.Set("wide", *gen::Pick(std::vector<int64_t>{0, 0, 1, 3}));
-    p.Set("indices", *gen::Pick(std::vector<std::string>{"slots", "slots", "none"}));
-    p.Set("extra", *gen::Pick(std::vector<int64_t>{0, 1, 5}));  // cache slots beyond the batch
-    p.seed = *gen::Seed();
-    return p;
-  });
+// After the common knobs (conv::DrawCommon).
+void Draw(Params& p, Tier tier) {
+  p.Set("T", *gen::Rows(tier));  // batch rows (the row_slice claim's leading extent)
+  // State row width L = K-1 + wide: speculative-decoding caches are wider.
+  p.Set("wide", *gen::Pick(std::vector<int64_t>{0, 0, 1, 3}));
+  p.Set("indices", *gen::Pick(std::vector<std::string>{"slots", "slots", "none"}));
+  p.Set("extra", *gen::Pick(std::vector<int64_t>{0, 1, 5}));  // cache slots beyond the batch
 }
 
 void Build(Case& c) {
@@ -33,7 +28,7 @@ void Build(Case& c) {
   const int64_t slots = indexed ? b + p.Int("extra") : b;
   conv::BuildCommon(c, b);
   c.Add("conv_state", vt::DType::kF32, {slots, ch, k - 1 + p.Int("wide")}, Role::kInPlace, entry::Values(p));
-  if (indexed) conv::AddInts(c, "conv_state_indices", vt::DType::kI32, conv::DrawSlots(p.seed, b, slots, true));
+  if (indexed) seq::AddInts(c, "conv_state_indices", vt::DType::kI32, conv::DrawSlots(p.seed, b, slots, true));
   c.Output("out", p.DType("out"), {b, ch});
 }
 
@@ -44,7 +39,7 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
 
 std::vector<int64_t> Slots(const Case& c) {
   const TensorData* idx = c.Find("conv_state_indices");
-  if (idx != nullptr) return conv::Ints(*idx);
+  if (idx != nullptr) return seq::Ints(*idx);
   std::vector<int64_t> v;
   for (int64_t b = 0; b < c.Get("x").shape[0]; ++b) v.push_back(b);
   return v;
@@ -58,8 +53,6 @@ entry::Outs<S> Eval(const Case& c) {
                                          conv::BiasValues(c), st.Values(), Slots(c), c.params.Flag("silu"));
   return {{"out", std::move(r.out)}, {"conv_state", std::move(r.state)}};
 }
-
-std::vector<OutputSpec> Outputs(const Case&) { return {conv::OutRule(), conv::StateRule()}; }
 
 // A widened state row behaves as its leading K-1 taps: the same call on a
 // cache narrowed to K-1 taps gives the same out and the same leading taps
@@ -102,7 +95,7 @@ bool CacheShort(Case& c) {
   st.SetContiguous();
   std::vector<int64_t> v = {-1};
   for (int64_t i = 0; i + 1 < b; ++i) v.push_back(i);
-  conv::SetInts(*idx, v);
+  seq::SetInts(*idx, v);
   return true;
 }
 
@@ -110,22 +103,15 @@ bool CacheShort(Case& c) {
 // conv_state_in/out [B,dim,width-1] (or the whole cache with
 // conv_state_indices), activation, optional bias.
 GoldenMapping GoldenUpdate(const GoldenCase& g) {
-  const std::string act = g.ArgStr("activation", "none");
-  if (act != "silu" && act != "swish" && act != "none" && act != "identity") {
-    throw GoldenUnsupported("activation '" + act + "' (silu / swish or none)");
-  }
+  const bool silu = conv::GoldenSilu(g);
   TensorData x = GoldenTensor(g, "x", "x", Role::kInput);
   if (x.shape.size() == 3 && x.shape[2] == 1) {  // [B, dim, seqlen 1]
     x.shape = {x.shape[0], x.shape[1]};
     x.SetContiguous();
   }
-  TensorData w = GoldenTensor(g, "weight", "weight", Role::kInput);
-  if (w.shape.size() == 3 && w.shape[1] == 1) {
-    w.shape = {w.shape[0], w.shape[2]};
-    w.SetContiguous();
-  }
+  TensorData w = conv::GoldenWeight(g);
+  conv::RequireF32State(g);
   const TensorData& st = g.Get("conv_state_in");
-  if (st.dtype != vt::DType::kF32) throw GoldenUnsupported("a " + DTypeKey(st) + " conv_state (f32 on CPU)");
   if (x.shape.size() != 2 || w.shape.size() != 2 || x.shape[1] != w.shape[0]) {
     throw GoldenUnsupported("x must be [B,dim] (one token per row) with weight [dim,width]");
   }
@@ -135,14 +121,11 @@ GoldenMapping GoldenUpdate(const GoldenCase& g) {
     out.SetContiguous();
   }
   Params p("causal_conv1d_update");
-  p.Set("x", DTypeKey(x));
-  p.Set("w", DTypeKey(w));
-  p.Set("bias", g.Has("bias") ? DTypeKey(g.Get("bias")) : "none");
-  p.Set("out", DTypeKey(out));
+  conv::SetGoldenDtypes(p, g, x, w, out);
   p.Set("T", x.shape[0]);
   p.Set("C", x.shape[1]);
   p.Set("K", w.shape[1]);
-  p.Set("silu", act == "silu" || act == "swish" ? 1 : 0);
+  p.Set("silu", silu ? 1 : 0);
   p.Set("pad", 0);
   p.Set("wide", st.shape.size() == 3 ? st.shape[2] - (w.shape[1] - 1) : 0);
   const bool indexed = g.Has("conv_state_indices");
@@ -156,58 +139,55 @@ GoldenMapping GoldenUpdate(const GoldenCase& g) {
   return m;
 }
 
+std::vector<ErrorCase> Errors() {
+  return {mut::Dim("conv_state_indices", 0, 1),
+          {"conv_state_rows_not_batch",
+           [](Case& c) {
+             if (c.Find("conv_state_indices") != nullptr) return false;
+             TensorData& st = c.Get("conv_state");
+             st.shape[0] += 1;
+             st.SetContiguous();
+             return true;
+           },
+           "conv_state"},
+          {"indexed_cache_short", CacheShort, "conv_state"},
+          seq::EditInts("indices_out_of_range_N", "conv_state_indices", "conv_state_indices",
+                        [](std::vector<int64_t>& v, const Case& c) {
+                          if (v.empty()) return false;
+                          v.back() = c.Get("conv_state").shape[0];
+                          return true;
+                        }),
+          seq::EditInts("indices_out_of_range_max", "conv_state_indices", "conv_state_indices",
+                        [](std::vector<int64_t>& v, const Case&) {
+                          if (v.empty()) return false;
+                          v.front() = 2147483647;
+                          return true;
+                        }),
+          conv::DuplicateSlot("conv_state_indices")};
+}
+
 }  // namespace
 
 OpSpec Spec_causal_conv1d_update() {
-  OpSpec s;
-  s.name = "causal_conv1d_update";
-  s.family = "conv";
-  s.dtypes = "cpu: x [B,C] f32/f16/bf16 (rows may be padded), weight [C,K], bias [C]; out f32/bf16; conv_state "
-             "[N,C,L>=K-1] f32 in place; conv_state_indices i32 [B] (< 0 = NULL: out row zero-filled)";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
-  s.contract = {conv::CoreOperandsAnd({entry::Operand("conv_state_indices", {vt::DType::kI32}, entry::kContiguous, {1})}),
-                {}};
-  s.values.specials = conv::CoreSpecials();
-  s.errors = conv::CoreDimErrors();
-  for (ErrorCase& e : std::vector<ErrorCase>{mut::Dim("conv_state_indices", 0, 1), conv::NarrowState(),
-              conv::ZeroWidth(),
-              {"conv_state_rows_not_batch",
-               [](Case& c) {
-                 if (c.Find("conv_state_indices") != nullptr) return false;
-                 TensorData& st = c.Get("conv_state");
-                 st.shape[0] += 1;
-                 st.SetContiguous();
-                 return true;
-               },
-               "conv_state"},
-              {"indexed_cache_short", CacheShort, "conv_state"},
-              conv::EditInts("indices_out_of_range_N", "conv_state_indices", "conv_state_indices",
-                             [](std::vector<int64_t>& v, const Case& c) {
-                               if (v.empty()) return false;
-                               v.back() = c.Get("conv_state").shape[0];
-                               return true;
-                             }),
-              conv::EditInts("indices_out_of_range_max", "conv_state_indices", "conv_state_indices",
-                             [](std::vector<int64_t>& v, const Case&) {
-                               if (v.empty()) return false;
-                               v.front() = 2147483647;
-                               return true;
-                             }),
-              conv::DuplicateSlot("conv_state_indices")}) {
-    s.errors.push_back(std::move(e));
-  }
   Claim slice = RowSlice({"x", "out", "conv_state"});
   slice.applies = [](const Params& p) { return p.Str("indices") == "none" && p.Int("T") >= 2; };
-  s.claims = {slice,
-              {"wide_eq_narrow", "a widened state row == the same call on its leading K-1 taps (out and taps)",
-               [](const Params& p) { return p.Int("wide") > 0; }, WideEqNarrow}};
-  s.goldens = {{"causal_conv1d_update", GoldenUpdate}};
-  return s;
+  return conv::ConvSpec({
+      .name = "causal_conv1d_update",
+      .dtypes = "cpu: x [B,C] f32/f16/bf16 (rows may be padded), weight [C,K], bias [C]; out f32/bf16; conv_state "
+                "[N,C,L>=K-1] f32 in place; conv_state_indices i32 [B] (< 0 = NULL: out row zero-filled)",
+      .min_k = 1,
+      .draw_more = Draw,
+      .build = Build,
+      .run = Run,
+      .bounded = Eval<Bounded>,
+      .f32 = Eval<float>,
+      .operands = {entry::Operand("conv_state_indices", {vt::DType::kI32}, entry::kContiguous, {1})},
+      .errors = Errors(),
+      .claims = {slice,
+                 {"wide_eq_narrow", "a widened state row == the same call on its leading K-1 taps (out and taps)",
+                  [](const Params& p) { return p.Int("wide") > 0; }, WideEqNarrow}},
+      .goldens = {{"causal_conv1d_update", GoldenUpdate}},
+  });
 }
 
 }  // namespace vt::conform

@@ -7,6 +7,85 @@
 
 namespace vt::conform::conv {
 
+namespace {
+
+// conv_state one tap narrower than K-1 (K >= 2).
+ErrorCase NarrowState() {
+  return {"conv_state_narrower_than_k_minus_1",
+          [](Case& c) {
+            TensorData& s = c.Get("conv_state");
+            const int64_t k = c.Get("weight").shape[1];
+            if (k < 2) return false;
+            s.shape[2] = k - 2;
+            s.SetContiguous();
+            return true;
+          },
+          "conv_state"};
+}
+
+// weight's kernel width 0 (K >= 1 required).
+ErrorCase ZeroWidth() {
+  return {"weight_width_0",
+          [](Case& c) {
+            TensorData& w = c.Get("weight");
+            w.shape[1] = 0;
+            w.SetContiguous();
+            return true;
+          },
+          "kernel width"};
+}
+
+OutputSpec OutRule() {
+  return {"out", Bound("bias (or 0) plus K f32 products w*tap, summed in tap order, then silu (z / (1 + expf(-z))) "
+                       "or identity, rounded to out's dtype: running error bound of each f32 step "
+                       "(docs/tolerance.md); taps are exact x / state values")};
+}
+
+OutputSpec StateRule() {
+  OutputSpec s{"conv_state", Exact("the state holds raw x values and shifted old taps (f32 widening is exact), "
+                                   "zeros where the definition pads; untouched slots and taps keep their bytes: "
+                                   "defined exactly")};
+  s.zeros_are_data = true;  // padding zeros are values the kernel must write
+  return s;
+}
+
+// out, x (rows may be padded), weight, bias, the f32 conv_state (in place), then `rest`.
+std::vector<OperandRule> CoreOperandsAnd(std::vector<OperandRule> rest) {
+  std::vector<OperandRule> v = {entry::Written("out", entry::kFloatOut, entry::kContiguous, {2}),
+                                entry::Operand("x", entry::kFloatIn, entry::kRowStrided, {2}),
+                                entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {2}),
+                                entry::Operand("bias", entry::kFloatIn, entry::kContiguous, {1}),
+                                entry::Written("conv_state", entry::kF32, entry::kContiguous, {3})};
+  v.insert(v.end(), rest.begin(), rest.end());
+  return v;
+}
+
+
+// The shape relations of weight, bias, out and conv_state's channel dim, one
+// extent broken each; K = 0; a conv_state narrower than K-1.
+std::vector<ErrorCase> CoreErrors() {
+  return {mut::Dim("weight", 0, 1), mut::Dim("bias", 0, 1), mut::Dim("out", 0, 1), mut::Dim("out", 1, 1),
+          mut::Dim("conv_state", 1, 1), ZeroWidth(), NarrowState()};
+}
+
+}  // namespace
+
+OpSpec ConvSpec(ConvOp op) {
+  const int64_t min_k = op.min_k;
+  const seq::Draw common = [min_k](Params& p, Tier tier) { DrawCommon(p, tier, min_k); };
+  OpSpec s = seq::Basics(op.name, "conv", op.dtypes, seq::Then(common, op.draw_more), op.build, op.run);
+  s.oracle = entry::Bounds(op.bounded);
+  s.oracle_f32 = entry::F32(op.f32);
+  s.outputs = [](const Case&) { return std::vector<OutputSpec>{OutRule(), StateRule()}; };
+  s.contract = {CoreOperandsAnd(op.operands), {}};
+  s.values.specials = {{"x"}, {"weight"}, {"conv_state"}};
+  s.errors = CoreErrors();
+  seq::Append(s.errors, op.errors);
+  s.claims = op.claims;
+  s.goldens = op.goldens;
+  return s;
+}
+
 rc::Gen<int64_t> Channels(Tier t) {
   if (t == Tier::kSmoke) return gen::Pick(std::vector<int64_t>{1, 4, 17});
   return gen::Pick(std::vector<int64_t>{1, 2, 3, 7, 8, 16, 17, 33, 64, 127, 128, 256, 1024});
@@ -44,38 +123,6 @@ vt::CausalConv1dArgs Args(const Params& p) {
   return a;
 }
 
-void SetInts(TensorData& t, const std::vector<int64_t>& values) {
-  t.fill = Fill::Const(0.0);
-  t.overrides.clear();
-  for (std::size_t k = 0; k < values.size(); ++k) t.overrides.emplace_back(static_cast<int64_t>(k), static_cast<double>(values[k]));
-}
-
-TensorData& AddInts(Case& c, const std::string& name, vt::DType dt, const std::vector<int64_t>& values) {
-  TensorData& t = c.Input(name, dt, {static_cast<int64_t>(values.size())}, Fill::Const(0.0));
-  SetInts(t, values);
-  return t;
-}
-
-std::vector<int64_t> Ints(const TensorData& t) {
-  std::vector<int64_t> v;
-  for (double x : t.Values()) v.push_back(static_cast<int64_t>(x));
-  return v;
-}
-
-std::vector<int64_t> Declared(const TensorData& t) {
-  std::vector<int64_t> v(static_cast<std::size_t>(std::max<int64_t>(t.Numel(), 0)), static_cast<int64_t>(t.fill.a));
-  for (const auto& [k, x] : t.overrides) {
-    if (k >= 0 && k < static_cast<int64_t>(v.size())) v[static_cast<std::size_t>(k)] = static_cast<int64_t>(x);
-  }
-  return v;
-}
-
-std::vector<int64_t> Cumulative(const std::vector<int64_t>& lens) {
-  std::vector<int64_t> v = {0};
-  for (int64_t l : lens) v.push_back(v.back() + l);
-  return v;
-}
-
 std::vector<int64_t> DrawSlots(uint64_t seed, int64_t m, int64_t n, bool nulls) {
   std::vector<int64_t> pool(static_cast<std::size_t>(n));
   for (int64_t i = 0; i < n; ++i) pool[static_cast<std::size_t>(i)] = n - 1 - i;  // n-1 first
@@ -98,22 +145,8 @@ std::vector<int64_t> DrawSlots(uint64_t seed, int64_t m, int64_t n, bool nulls) 
   return v;
 }
 
-ErrorCase EditInts(const std::string& name, const std::string& tensor, const std::string& expect,
-                   std::function<bool(std::vector<int64_t>&, const Case&)> edit) {
-  return {name,
-          [=](Case& c) {
-            TensorData* t = c.Find(tensor);
-            if (t == nullptr) return false;
-            auto v = Declared(*t);
-            if (!edit(v, c)) return false;
-            SetInts(*t, v);
-            return true;
-          },
-          expect};
-}
-
 ErrorCase DuplicateSlot(const std::string& tensor) {
-  return EditInts(tensor + "_duplicate_live", tensor, "duplicate", [](std::vector<int64_t>& v, const Case&) {
+  return seq::EditInts(tensor + "_duplicate_live", tensor, "duplicate", [](std::vector<int64_t>& v, const Case&) {
     std::size_t a = v.size(), b = v.size();
     for (std::size_t i = 0; i < v.size(); ++i) {
       if (v[i] < 0) continue;
@@ -130,64 +163,9 @@ ErrorCase DuplicateSlot(const std::string& tensor) {
   });
 }
 
-ErrorCase NarrowState() {
-  return {"conv_state_narrower_than_k_minus_1",
-          [](Case& c) {
-            TensorData& s = c.Get("conv_state");
-            const int64_t k = c.Get("weight").shape[1];
-            if (k < 2) return false;
-            s.shape[2] = k - 2;
-            s.SetContiguous();
-            return true;
-          },
-          "conv_state"};
-}
-
-ErrorCase ZeroWidth() {
-  return {"weight_width_0",
-          [](Case& c) {
-            TensorData& w = c.Get("weight");
-            w.shape[1] = 0;
-            w.SetContiguous();
-            return true;
-          },
-          "kernel width"};
-}
-
-OutputSpec OutRule() {
-  return {"out", Bound("bias (or 0) plus K f32 products w*tap, summed in tap order, then silu (z / (1 + expf(-z))) "
-                       "or identity, rounded to out's dtype: running error bound of each f32 step "
-                       "(docs/tolerance.md); taps are exact x / state values")};
-}
-
-OutputSpec StateRule() {
-  OutputSpec s{"conv_state", Exact("the state holds raw x values and shifted old taps (f32 widening is exact), "
-                                   "zeros where the definition pads; untouched slots and taps keep their bytes: "
-                                   "defined exactly")};
-  s.zeros_are_data = true;  // padding zeros are values the kernel must write
-  return s;
-}
-
 std::vector<double> BiasValues(const Case& c) {
   const TensorData* b = c.Find("bias");
   return b != nullptr ? b->Values() : std::vector<double>{};
-}
-
-std::vector<OperandRule> CoreOperandsAnd(std::vector<OperandRule> rest) {
-  std::vector<OperandRule> v = {entry::Written("out", entry::kFloatOut, entry::kContiguous, {2}),
-                                entry::Operand("x", entry::kFloatIn, entry::kRowStrided, {2}),
-                                entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {2}),
-                                entry::Operand("bias", entry::kFloatIn, entry::kContiguous, {1}),
-                                entry::Written("conv_state", entry::kF32, entry::kContiguous, {3})};
-  v.insert(v.end(), rest.begin(), rest.end());
-  return v;
-}
-
-std::vector<SpecialCarrier> CoreSpecials() { return {{"x"}, {"weight"}, {"conv_state"}}; }
-
-std::vector<ErrorCase> CoreDimErrors() {
-  return {mut::Dim("weight", 0, 1), mut::Dim("bias", 0, 1), mut::Dim("out", 0, 1), mut::Dim("out", 1, 1),
-          mut::Dim("conv_state", 1, 1)};
 }
 
 std::string UpdateTokenByToken(const Case& c, const vt::ExecContext& ctx, const std::vector<int64_t>& starts,
@@ -214,12 +192,10 @@ std::string UpdateTokenByToken(const Case& c, const vt::ExecContext& ctx, const 
     u.params = Params("causal_conv1d_update");
     u.params.Set("silu", c.params.Int("silu"));
     u.params.seed = c.params.seed;
-    TensorData out = TensorFromValues("out", out_dt, {b, ch}, Role::kOutput, std::vector<double>(static_cast<std::size_t>(b * ch), 0.0));
-    std::fill(out.storage.begin(), out.storage.end(), 0xA5);  // every byte must be written
     u.tensors = {TensorFromValues("x", x.dtype, {b, ch}, Role::kInput, xs), CopyTensor(c.Get("weight"), "weight", Role::kInput),
                  state, TensorFromValues("conv_state_indices", vt::DType::kI32, {b}, Role::kInput,
                                          std::vector<double>(rows.begin(), rows.end())),
-                 out};
+                 seq::Poisoned("out", out_dt, {b, ch})};
     if (c.Find("bias") != nullptr) u.tensors.push_back(CopyTensor(c.Get("bias"), "bias", Role::kInput));
     const Execution e = Execute(*upd, u, ctx);
     if (!e.guard_error.empty()) return "update step " + std::to_string(t) + ": " + e.guard_error;
@@ -231,6 +207,41 @@ std::string UpdateTokenByToken(const Case& c, const vt::ExecContext& ctx, const 
     }
   }
   return "";
+}
+
+}  // namespace vt::conform::conv
+
+#include "harness/golden/golden_check.h"
+
+namespace vt::conform::conv {
+
+bool GoldenSilu(const GoldenCase& g) {
+  const std::string act = g.ArgStr("activation", "none");
+  if (act != "silu" && act != "swish" && act != "none" && act != "identity") {
+    throw GoldenUnsupported("activation '" + act + "' (silu / swish or none)");
+  }
+  return act == "silu" || act == "swish";
+}
+
+TensorData GoldenWeight(const GoldenCase& g) {
+  TensorData w = GoldenTensor(g, "weight", "weight", Role::kInput);
+  if (w.shape.size() == 3 && w.shape[1] == 1) {  // torch's conv1d weight [dim, 1, width]
+    w.shape = {w.shape[0], w.shape[2]};
+    w.SetContiguous();
+  }
+  return w;
+}
+
+void RequireF32State(const GoldenCase& g) {
+  const TensorData& st = g.Get("conv_state_in");
+  if (st.dtype != vt::DType::kF32) throw GoldenUnsupported("a " + DTypeKey(st) + " conv_state (f32 on CPU)");
+}
+
+void SetGoldenDtypes(Params& p, const GoldenCase& g, const TensorData& x, const TensorData& w, const TensorData& out) {
+  p.Set("x", DTypeKey(x));
+  p.Set("w", DTypeKey(w));
+  p.Set("bias", g.Has("bias") ? DTypeKey(g.Get("bias")) : "none");
+  p.Set("out", DTypeKey(out));
 }
 
 }  // namespace vt::conform::conv

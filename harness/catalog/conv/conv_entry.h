@@ -1,8 +1,9 @@
-// Pieces the causal conv catalog entries share: the common knobs (dtypes of
-// x / weight / bias / out, channels C, kernel width K, activation, x row
-// padding, input scale), the operands built from them, metadata tensors whose
-// values are part of the case (offsets, slots, accepted counts), and the
-// outputs' tolerance rules.
+// The causal conv entries (causal_conv1d_fwd, causal_conv1d_update,
+// causal_conv1d_spec_update): one builder, ConvSpec, and the pieces the three
+// share - the common knobs (dtypes of x / weight / bias / out, channels C,
+// kernel width K, activation, x row padding, input scale), the operands built
+// from them, the slot draws, the outputs' tolerance rules, the golden
+// adapters' common steps and the update-token-by-token side of the claims.
 #pragma once
 
 #include <functional>
@@ -10,9 +11,36 @@
 #include <vector>
 
 #include "harness/catalog/entry.h"
+#include "harness/catalog/seq_entry.h"
 #include "vt/ops_conv.h"
 
+namespace vt::conform {
+struct GoldenCase;
+}
+
 namespace vt::conform::conv {
+
+// What one conv entry declares. ConvSpec adds the rest: family conv, the
+// generator (DrawCommon with `min_k`, then `draw_more`), the Bounded oracle
+// and f32 definition of `bounded` / `f32`, the out and conv_state rules, the
+// contract (out, x, weight, bias, conv_state, then `operands`), the special
+// value carriers x, weight, conv_state, and the shape error cases all three
+// share before the entry's own.
+struct ConvOp {
+  std::string name;
+  std::string dtypes;
+  int64_t min_k;
+  seq::Draw draw_more;
+  void (*build)(Case&);
+  seq::Run run;
+  entry::Outs<entry::Bounded> (*bounded)(const Case&);
+  entry::Outs<float> (*f32)(const Case&);
+  std::vector<OperandRule> operands;
+  std::vector<ErrorCase> errors;
+  std::vector<Claim> claims;
+  std::vector<GoldenAdapter> goldens = {};
+};
+OpSpec ConvSpec(ConvOp op);
 
 // Channels: 1, odd sizes around the powers of two, and model-like widths.
 rc::Gen<int64_t> Channels(Tier t);
@@ -22,30 +50,14 @@ void DrawCommon(Params& p, Tier t, int64_t min_k);
 void BuildCommon(Case& c, int64_t rows);
 vt::CausalConv1dArgs Args(const Params& p);
 
-// Metadata tensors: values fixed through the fill's overrides, so every
-// re-materialisation (a mutated error case, another layout) keeps them.
-TensorData& AddInts(Case& c, const std::string& name, vt::DType dt, const std::vector<int64_t>& values);
-std::vector<int64_t> Ints(const TensorData& t);          // a materialised tensor's values
-std::vector<int64_t> Declared(const TensorData& t);      // the values AddInts / SetInts declared
-void SetInts(TensorData& t, const std::vector<int64_t>& values);
-std::vector<int64_t> Cumulative(const std::vector<int64_t>& lens);  // [0, l0, l0+l1, ...]
-
 // `m` slot indices into `n` slots: distinct live values in a seed-shuffled
 // order, n-1 included where m allows; with `nulls`, about one row in four is
 // -1 (at most a quarter of the rows).
 std::vector<int64_t> DrawSlots(uint64_t seed, int64_t m, int64_t n, bool nulls);
 
-// An error case that edits one metadata tensor's declared values; edit
-// returns false when it cannot apply to the case.
-ErrorCase EditInts(const std::string& name, const std::string& tensor, const std::string& expect,
-                   std::function<bool(std::vector<int64_t>&, const Case&)> edit);
 // The live slot of one row repeated in another live row (H-2).
 ErrorCase DuplicateSlot(const std::string& tensor);
-// conv_state one tap narrower than K-1 (K >= 2).
-// What the three conv entries declare alike: out, x (rows may be padded),
-// weight, bias, the f32 conv_state (in place), then `rest`; the special-value
-// carriers x, weight, conv_state; the shape relations of weight, bias, out
-// and conv_state's channel dim, one extent broken each.
+
 // causal_conv1d_update run token by token, the claims' second side: step t
 // updates, in one call, every sequence s with live[s] that is longer than t
 // (tokens [starts[s], starts[s+1]) of c's x), its state being row s of
@@ -55,19 +67,17 @@ ErrorCase DuplicateSlot(const std::string& tensor);
 std::string UpdateTokenByToken(const Case& c, const vt::ExecContext& ctx, const std::vector<int64_t>& starts,
                                const std::vector<bool>& live, TensorData& state, std::vector<double>& got);
 
-std::vector<OperandRule> CoreOperandsAnd(std::vector<OperandRule> rest);
-std::vector<SpecialCarrier> CoreSpecials();
-std::vector<ErrorCase> CoreDimErrors();
-
-ErrorCase NarrowState();
-// weight's kernel width 0 (K >= 1 required).
-ErrorCase ZeroWidth();
-
-// Common tolerance rules.
-OutputSpec OutRule();
-OutputSpec StateRule();
-
 // bias values, or empty.
 std::vector<double> BiasValues(const Case& c);
+
+// A golden's activation: silu / swish (true) or none / identity (false);
+// any other is unsupported.
+bool GoldenSilu(const GoldenCase& g);
+// A golden's weight as [dim, width] (torch's conv1d weight is [dim, 1, width]).
+TensorData GoldenWeight(const GoldenCase& g);
+// The CPU conv_state is f32: another dtype is unsupported.
+void RequireF32State(const GoldenCase& g);
+// A golden's dtypes as the knobs "x", "w", "bias" (none when absent), "out".
+void SetGoldenDtypes(Params& p, const GoldenCase& g, const TensorData& x, const TensorData& w, const TensorData& out);
 
 }  // namespace vt::conform::conv

@@ -11,24 +11,18 @@ namespace {
 
 using namespace gdn_entry;
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("gdn_decode");
-    DrawHeads(p, tier);
-    p.Set("scale", static_cast<double>(ScaleOf(p)));
-    const int64_t budget = TokenBudget(p, tier == Tier::kSmoke ? 20000 : 30000);
-    p.Set("T", std::min(budget, *gen::Pick(std::vector<int64_t>{3, 1, 2, 5, 8, 0, 17})));
-    // indexed: state is a cache addressed through state_idx (with spare
-    // slots that must stay untouched, and NULL requests).
-    const int64_t indexed = *gen::Pick(std::vector<int64_t>{1, 0, 1});
-    p.Set("indexed", indexed);
-    if (indexed == 1) {
-      p.Set("spare", *gen::Pick(std::vector<int64_t>{1, 0, 3}));
-      p.Set("nulls", *gen::Pick(std::vector<int64_t>{1, 0, 2}));
-    }
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  DrawHeads(p, tier);
+  const int64_t budget = TokenBudget(p, tier == Tier::kSmoke ? 20000 : 30000);
+  p.Set("T", std::min(budget, *gen::Pick(std::vector<int64_t>{3, 1, 2, 5, 8, 0, 17})));
+  // indexed: state is a cache addressed through state_idx (with spare
+  // slots that must stay untouched, and NULL requests).
+  const int64_t indexed = *gen::Pick(std::vector<int64_t>{1, 0, 1});
+  p.Set("indexed", indexed);
+  if (indexed == 1) {
+    p.Set("spare", *gen::Pick(std::vector<int64_t>{1, 0, 3}));
+    p.Set("nulls", *gen::Pick(std::vector<int64_t>{1, 0, 2}));
+  }
 }
 
 void Build(Case& c) {
@@ -38,7 +32,7 @@ void Build(Case& c) {
   if (p.Flag("indexed")) {
     const int64_t slots = b + p.Int("spare");
     AddState(c, slots);
-    AddI32(c, "state_idx", {b}, DrawSlots(p.seed, "state_idx", b, slots, p.Int("nulls")));
+    seq::AddInts(c, "state_idx", vt::DType::kI32, {b}, DrawSlots(p.seed, "state_idx", b, slots, p.Int("nulls")));
   } else {
     AddState(c, b);
   }
@@ -52,7 +46,7 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
 
 std::vector<int64_t> Slots(const Case& c) {
   const TensorData* idx = c.Find("state_idx");
-  return idx != nullptr ? I32Values(*idx) : std::vector<int64_t>{};
+  return idx != nullptr ? seq::Ints(*idx) : std::vector<int64_t>{};
 }
 
 template <class S>
@@ -63,42 +57,21 @@ oracle::GdnResult<S> Eval(const Case& c) {
                               entry::Vals(c, "state"), c.params.F32("scale"));
 }
 
-OracleResult Oracle(const Case& c) {
-  const auto truth = Eval<double>(c);
-  const auto f32 = Eval<float>(c);
-  const oracle::GdnDims d = Dims(c.params);
+// NULL requests' zero rows; with a cache (requests present), the slots no
+// request names.
+ExactRows Exact(const Case& c) {
   const std::vector<int64_t> idx = Slots(c);
-  const int64_t slots = c.Get("state").shape[0];
-  std::vector<bool> null_rows(static_cast<size_t>(c.Get("q").shape[0]), false);
-  std::vector<bool> untouched(static_cast<size_t>(slots), idx.empty() ? false : true);
-  for (std::size_t b = 0; b < idx.size(); ++b) {
-    if (idx[b] < 0) null_rows[b] = true;
-    else untouched[static_cast<size_t>(idx[b])] = false;
-  }
-  return {{"out", BaselineOf(truth.out, f32.out, c.Get("out").fmt, ExpandRows(null_rows, d.hv * d.dv))},
-          {"state", BaselineOf(truth.state, f32.state, oracle::Fmt::kF32, ExpandRows(untouched, d.SlotElems()))}};
+  return SlotRows(idx, c.Get("q").shape[0], c.Get("state").shape[0], /*cache=*/!idx.empty());
 }
 
-std::map<std::string, std::vector<double>> OracleF32(const Case& c) { return OutAndStateF32(Eval<float>(c)); }
-
-std::vector<OutputSpec> Outputs(const Case&) { return OutAndStateOutputs(); }
-
-// Batch invariance (direct rows): a sub-range of requests with their state rows.
-Claim SplitBatch() {
-  Claim cl = RowSlice({"q", "k", "v", "g", "beta", "state", "out"});
-  cl.name = "split_batch";
+// Batch invariance: a sub-range of requests, with their state rows (direct
+// rows) or against the same cache (indexed: the cache is checked by the
+// oracle mode).
+Claim SplitBatch(const std::string& name, const std::string& rows, bool indexed) {
+  Claim cl = RowSlice({"q", "k", "v", "g", "beta", rows, "out"});
+  cl.name = name;
   auto inner = cl.applies;
-  cl.applies = [inner](const Params& p) { return !p.Flag("indexed") && (!inner || inner(p)); };
-  return cl;
-}
-
-// Batch invariance (indexed): a sub-range of requests against the same cache
-// gives the same out rows (the cache is checked by the oracle mode).
-Claim SplitIndexedBatch() {
-  Claim cl = RowSlice({"q", "k", "v", "g", "beta", "state_idx", "out"});
-  cl.name = "split_indexed_batch";
-  auto inner = cl.applies;
-  cl.applies = [inner](const Params& p) { return p.Flag("indexed") && (!inner || inner(p)); };
+  cl.applies = [inner, indexed](const Params& p) { return p.Flag("indexed") == indexed && (!inner || inner(p)); };
   return cl;
 }
 
@@ -118,13 +91,7 @@ GoldenMapping GoldenDecode(const GoldenCase& g) {
   }
   const TensorData& q = g.Get(decomposed ? "q_l2" : "q");
   Params p(decomposed ? "gdn_decode" : "gdn_packed_decode");
-  p.Set("Hk", q.shape[1]);
-  p.Set("ratio", v.shape[1] / q.shape[1]);
-  p.Set("Dk", q.shape[2]);
-  p.Set("Dv", v.shape[2]);
-  p.Set("sk", "rsqrt");
-  p.Set("decay", "mild");
-  p.Set("init", "unit");
+  SetHeads(p, q.shape[1], v.shape[1], q.shape[2], v.shape[2]);
   p.Set("scale", g.ArgNum("scale", 1.0 / std::sqrt(static_cast<double>(q.shape[2]))));
   p.Set("T", batch);
   if (decomposed) {
@@ -151,35 +118,31 @@ GoldenMapping GoldenDecode(const GoldenCase& g) {
 }  // namespace
 
 OpSpec Spec_gdn_decode() {
-  OpSpec s;
-  s.name = "gdn_decode";
-  s.family = "gdn";
-  s.dtypes = "cpu: q,k,v f32/f16/bf16; g,beta f32; out f32/bf16; state f32 (in place); state_idx i32 (optional)";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = Oracle;
-  s.oracle_f32 = OracleF32;
-  s.outputs = Outputs;
-  s.contract = {TokenOperandsAnd({entry::Operand("state_idx", {vt::DType::kI32}, entry::kContiguous, {1}),
-                                  entry::Written("state", entry::kF32, entry::kContiguous, {4}),
-                                  entry::Written("out", entry::kFloatOut, entry::kContiguous, {3})}),
-                {entry::PositiveFinite("scale")}};
-  s.errors = TokenDimErrors();
-  s.errors.push_back(mut::Dim("state_idx", 0, 1));
-  s.errors.push_back(ErrorCase("state_rows_not_batch",
-                        [](Case& c) {
-                          if (c.Find("state_idx") != nullptr) return false;
-                          c.Get("state").shape[0] += 1;
-                          c.Get("state").SetContiguous();
-                          return true;
-                        },
-                        "one row per request"));
-  for (ErrorCase& e : SlotErrors("state_idx")) s.errors.push_back(std::move(e));
-  for (ErrorCase& e : HeadErrors(Build)) s.errors.push_back(std::move(e));
-  s.claims = {SplitBatch(), SplitIndexedBatch()};
-  s.goldens = {{"gdn_decode", GoldenDecode}};
-  return s;
+  std::vector<ErrorCase> errors = TokenDimErrors();
+  errors.push_back(mut::Dim("state_idx", 0, 1));
+  errors.push_back(ErrorCase("state_rows_not_batch",
+                             [](Case& c) {
+                               if (c.Find("state_idx") != nullptr) return false;
+                               c.Get("state").shape[0] += 1;
+                               c.Get("state").SetContiguous();
+                               return true;
+                             },
+                             "one row per request"));
+  seq::Append(errors, SlotErrors("state_idx"));
+  return RecurrenceSpec({
+      .name = "gdn_decode",
+      .dtypes = "cpu: q,k,v f32/f16/bf16; g,beta f32; out f32/bf16; state f32 (in place); state_idx i32 (optional)",
+      .draw = Draw,
+      .build = Build,
+      .run = Run,
+      .truth = Eval<double>,
+      .f32 = Eval<float>,
+      .exact = Exact,
+      .operands = TokenOperands({entry::Operand("state_idx", {vt::DType::kI32}, entry::kContiguous, {1})}),
+      .errors = errors,
+      .claims = {SplitBatch("split_batch", "state", false), SplitBatch("split_indexed_batch", "state_idx", true)},
+      .goldens = {{"gdn_decode", GoldenDecode}},
+  });
 }
 
 }  // namespace vt::conform

@@ -49,6 +49,10 @@ std::vector<OutputSpec> GateOutputs() {
                              "one rounding each (running error bound)")}};
 }
 
+namespace {
+
+// Branch edges: the softplus guard at 20 and the exp overflow past 88.7 for
+// a (+ dt_bias), the sigmoid's exp edges for b.
 std::vector<ValueBand> GateEdges(const Params&) {
   // dt_bias ~ N(0, 1) moves x = a + dt_bias by a few units: bands wide enough
   // that x lands on both sides of 20 and of expf's overflow at 88.72.
@@ -57,6 +61,7 @@ std::vector<ValueBand> GateEdges(const Params&) {
   return v;
 }
 
+// The contract rows of the gate operands (g_out written; the rest read).
 std::vector<OperandRule> GateOperands() {
   using namespace entry;
   return {Written("g_out", kF32, kContiguous, {2}), Written("beta_out", kF32, kContiguous, {2}),
@@ -64,12 +69,31 @@ std::vector<OperandRule> GateOperands() {
           Operand("a_log", kF32, kContiguous, {1}),   Operand("dt_bias", kF32, kContiguous, {1})};
 }
 
+// Shape relations of the gate operands, one broken at a time.
 std::vector<ErrorCase> GateShapeErrors() {
   return {mut::Dim("beta_out", 0, 1), mut::Dim("beta_out", 1, -1), mut::Dim("a", 0, 1),
           mut::Dim("a", 1, 1),        mut::Dim("b", 0, -1),        mut::Dim("b", 1, 1),
           mut::Dim("a_log", 0, 1),    mut::Dim("dt_bias", 0, -1),
           // b in the other accepted dtype than a's.
           mut::DType("b", vt::DType::kBF16), mut::DType("b", vt::DType::kF32)};
+}
+
+}  // namespace
+
+OpSpec GateSpec(GateOp g) {
+  OpSpec s = seq::Basics(g.name, "gdn", g.dtypes, seq::Then(DrawGate, g.draw_more), g.build, g.run);
+  s.oracle = entry::Bounds(g.bounded);
+  s.oracle_f32 = entry::F32(g.f32);
+  s.outputs = g.outputs;
+  std::vector<OperandRule> operands = g.operands;
+  seq::Append(operands, GateOperands());
+  s.contract = {operands, g.scalars};
+  s.values.specials = {{"a"}, {"b"}};
+  s.values.edges = GateEdges;
+  s.errors = GateShapeErrors();
+  seq::Append(s.errors, g.errors);
+  s.claims = g.claims;
+  return s;
 }
 
 }  // namespace vt::conform::gdn_gate

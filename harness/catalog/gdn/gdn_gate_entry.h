@@ -1,14 +1,37 @@
-// Pieces the gdn_g_beta and gdn_post_conv catalog entries share: the gate
-// operands (a, b, a_log, dt_bias -> g_out, beta_out), their fills and branch
-// edges, their oracle and tolerances, and the shape error cases.
+// The gate entries (gdn_g_beta, gdn_post_conv): one builder, GateSpec, and
+// the pieces both share - the gate operands (a, b, a_log, dt_bias -> g_out,
+// beta_out), their fills and branch edges, their oracle and tolerances, and
+// the shape error cases.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "harness/catalog/entry.h"
+#include "harness/catalog/seq_entry.h"
 
 namespace vt::conform::gdn_gate {
+
+// What one gate entry declares. GateSpec adds the rest: family gdn, the
+// generator (DrawGate, then `draw_more`), the Bounded oracle and the f32
+// definition of `eval`, the contract (`operands`, then the gate operands;
+// `scalars`), a and b as special-value carriers with the gate's branch
+// edges, and the gate's shape error cases before the entry's own.
+struct GateOp {
+  std::string name;
+  std::string dtypes;
+  seq::Draw draw_more = {};  // knobs after DrawGate's (empty: none)
+  void (*build)(Case&);
+  seq::Run run;
+  entry::Outs<entry::Bounded> (*bounded)(const Case&);
+  entry::Outs<float> (*f32)(const Case&);
+  std::vector<OutputSpec> (*outputs)(const Case&);
+  std::vector<OperandRule> operands = {};
+  std::vector<ScalarRule> scalars = {};
+  std::vector<ErrorCase> errors = {};
+  std::vector<Claim> claims = {};
+};
+OpSpec GateSpec(GateOp g);
 
 // Params "ab" (a/b dtype), "T", "Hv", "pad" (a/b row padding), "scale".
 void DrawGate(Params& p, Tier tier);
@@ -18,12 +41,5 @@ void BuildGate(Case& c, int64_t tokens, int64_t hv);
 template <class S>
 entry::Outs<S> EvalGate(const Case& c);
 std::vector<OutputSpec> GateOutputs();
-// Branch edges: the softplus guard at 20 and the exp overflow past 88.7 for
-// a (+ dt_bias), the sigmoid's exp edges for b.
-std::vector<ValueBand> GateEdges(const Params& p);
-// The contract rows of the gate operands (g_out written; the rest read).
-std::vector<OperandRule> GateOperands();
-// Shape relations of the gate operands, one broken at a time.
-std::vector<ErrorCase> GateShapeErrors();
 
 }  // namespace vt::conform::gdn_gate

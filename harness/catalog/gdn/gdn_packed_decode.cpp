@@ -13,30 +13,25 @@ namespace {
 
 using namespace gdn_entry;
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("gdn_packed_decode");
-    DrawHeads(p, tier, /*packed=*/true);
-    p.Set("act", *gen::FloatIn());
-    p.Set("state_dt", *gen::FloatIn());
-    p.Set("alog_dt", *gen::Pick(std::vector<std::string>{"f32", "bf16", "f16"}));
-    p.Set("bias_dt", *gen::Pick(std::vector<std::string>{"f32", "bf16", "f16"}));
-    p.Set("scale", static_cast<double>(ScaleOf(p)));
-    const int64_t budget = TokenBudget(p, tier == Tier::kSmoke ? 20000 : 30000);
-    p.Set("T", std::min(budget, *gen::Pick(std::vector<int64_t>{3, 1, 2, 5, 8, 0, 17})));
-    p.Set("spare", *gen::Pick(std::vector<int64_t>{1, 0, 3}));
-    p.Set("nulls", *gen::Pick(std::vector<int64_t>{1, 0, 2}));
-    p.Set("pad", *gen::Pad());
-    // qk_scale: raw q/k magnitudes; 1e-3 puts the sum of squares near the
-    // 1e-6 eps, where moving or dropping eps is visible.
-    p.Set("qk_scale", *gen::Pick(std::vector<double>{1.0, 1e-3, 10.0}));
-    // gate = edge: a + dt_bias around 10..14, below softplus' guard at 20,
-    // with A = exp(a_log) small enough that the decay stays visible in the
-    // state (a guard moved down to 10 shifts softplus by up to 4.5e-5 there).
-    p.Set("gate", *gen::Pick(std::vector<std::string>{"normal", "normal", "edge"}));
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  DrawHeads(p, tier, /*packed=*/true);
+  p.Set("act", *gen::FloatIn());
+  p.Set("state_dt", *gen::FloatIn());
+  p.Set("alog_dt", *gen::Pick(std::vector<std::string>{"f32", "bf16", "f16"}));
+  p.Set("bias_dt", *gen::Pick(std::vector<std::string>{"f32", "bf16", "f16"}));
+  p.Set("scale", static_cast<double>(ScaleOf(p)));
+  const int64_t budget = TokenBudget(p, tier == Tier::kSmoke ? 20000 : 30000);
+  p.Set("T", std::min(budget, *gen::Pick(std::vector<int64_t>{3, 1, 2, 5, 8, 0, 17})));
+  p.Set("spare", *gen::Pick(std::vector<int64_t>{1, 0, 3}));
+  p.Set("nulls", *gen::Pick(std::vector<int64_t>{1, 0, 2}));
+  p.Set("pad", *gen::Pad());
+  // qk_scale: raw q/k magnitudes; 1e-3 puts the sum of squares near the
+  // 1e-6 eps, where moving or dropping eps is visible.
+  p.Set("qk_scale", *gen::Pick(std::vector<double>{1.0, 1e-3, 10.0}));
+  // gate = edge: a + dt_bias around 10..14, below softplus' guard at 20,
+  // with A = exp(a_log) small enough that the decay stays visible in the
+  // state (a guard moved down to 10 shifts softplus by up to 4.5e-5 there).
+  p.Set("gate", *gen::Pick(std::vector<std::string>{"normal", "normal", "edge"}));
 }
 
 int64_t Width(const Params& p) {
@@ -57,7 +52,7 @@ void Build(Case& c) {
   c.Input("a_log", p.DType("alog_dt"), {d.hv}, edge ? Fill::Uniform(-4.0, -2.5) : Fill::Uniform(-2.0, 1.0));
   c.Input("dt_bias", p.DType("bias_dt"), {d.hv}, Fill::Normal(0.0, 1.0));
   AddState(c, slots, p.DType("state_dt"));
-  AddI32(c, "state_idx", {b}, DrawSlots(p.seed, "state_idx", b, slots, p.Int("nulls")));
+  seq::AddInts(c, "state_idx", vt::DType::kI32, {b}, DrawSlots(p.seed, "state_idx", b, slots, p.Int("nulls")));
   c.Output("out", act, {b, d.hv, d.dv});
 }
 
@@ -71,35 +66,23 @@ oracle::GdnResult<S> Eval(const Case& c) {
   const TensorData& m = c.Get("mixed_qkv");
   return oracle::GdnPackedDecode<S>(Dims(c.params), m.shape[0], m.Values(), entry::Vals(c, "a"), entry::Vals(c, "b"),
                                     entry::Vals(c, "a_log"), entry::Vals(c, "dt_bias"), entry::Vals(c, "state"),
-                                    I32Values(c.Get("state_idx")), c.params.F32("scale"), c.Get("b").fmt);
+                                    seq::Ints(c.Get("state_idx")), c.params.F32("scale"), c.Get("b").fmt);
 }
 
-OracleResult Oracle(const Case& c) {
-  const auto truth = Eval<double>(c);
-  const auto f32 = Eval<float>(c);
-  const oracle::GdnDims d = Dims(c.params);
-  const std::vector<int64_t> idx = I32Values(c.Get("state_idx"));
-  std::vector<bool> null_rows(idx.size(), false);
-  std::vector<bool> untouched(static_cast<size_t>(c.Get("state").shape[0]), true);
-  for (std::size_t b = 0; b < idx.size(); ++b) {
-    if (idx[b] < 0) null_rows[b] = true;
-    else untouched[static_cast<size_t>(idx[b])] = false;
-  }
-  return {{"out", BaselineOf(truth.out, f32.out, c.Get("out").fmt, ExpandRows(null_rows, d.hv * d.dv))},
-          {"state", BaselineOf(truth.state, f32.state, c.Get("state").fmt, ExpandRows(untouched, d.SlotElems()))}};
+// NULL requests' zero rows and the cache slots no request names.
+ExactRows Exact(const Case& c) {
+  const std::vector<int64_t> idx = seq::Ints(c.Get("state_idx"));
+  return SlotRows(idx, static_cast<int64_t>(idx.size()), c.Get("state").shape[0], /*cache=*/true);
 }
 
-std::map<std::string, std::vector<double>> OracleF32(const Case& c) { return OutAndStateF32(Eval<float>(c)); }
-
-std::vector<OutputSpec> Outputs(const Case&) { return OutAndStateOutputs(); }
-
-// g and beta from the gdn_g_beta op itself (f32 outputs), then beta rounded
-// through b's dtype: the one step the packed kernel adds (its upstream
-// boundary hands sigmoid(b) over at b's width). Empty on a guard error.
 // a_log / dt_bias of any float dtype, widened (exactly) to the f32 gdn_g_beta takes.
 TensorData Widened(const TensorData& t) {
   return TensorFromValues(t.name, vt::DType::kF32, t.shape, Role::kInput, t.Values());
 }
+
+// g and beta from the gdn_g_beta op itself (f32 outputs), then beta rounded
+// through b's dtype: the one step the packed kernel adds (its upstream
+// boundary hands sigmoid(b) over at b's width). Empty on a guard error.
 
 std::string GBetaByOp(const Case& c, const vt::ExecContext& ctx, std::vector<double>& g, std::vector<double>& beta) {
   const TensorData& a = c.Get("a");
@@ -109,7 +92,7 @@ std::string GBetaByOp(const Case& c, const vt::ExecContext& ctx, std::vector<dou
   gc.params.seed = c.params.seed;
   gc.tensors = {CopyTensor(a, "a", Role::kInput), CopyTensor(c.Get("b"), "b", Role::kInput),
                 Widened(c.Get("a_log")), Widened(c.Get("dt_bias")),
-                PoisonedLike("g_out", vt::DType::kF32, a.shape), PoisonedLike("beta_out", vt::DType::kF32, a.shape)};
+                seq::Poisoned("g_out", vt::DType::kF32, a.shape), seq::Poisoned("beta_out", vt::DType::kF32, a.shape)};
   const Execution e = Execute(*FindOp("gdn_g_beta"), gc, ctx);
   if (!e.guard_error.empty()) return "gdn_g_beta: " + e.guard_error;
   g = e.after.Get("g_out").Values();
@@ -121,66 +104,52 @@ std::string GBetaByOp(const Case& c, const vt::ExecContext& ctx, std::vector<dou
 // gdn_g_beta op, then gdn_decode on the cache - bit for bit. Applies where the
 // two orders of the scale product agree exactly (scale a power of two:
 // (q * inv) * s == q * (inv * s)), the state is f32 and out is f32/bf16.
-Claim UnpackedComposition() {
-  Claim cl;
-  cl.name = "unpacked_composition";
-  cl.statement = "gdn_packed_decode == l2_norm(q), l2_norm(k), gdn_g_beta (beta rounded through b's dtype), gdn_decode "
-                 "(out and cache, bit for bit)";
-  cl.applies = [](const Params& p) {
-    const double s = p.Num("scale");
-    int e = 0;
-    return std::frexp(s, &e) == 0.5 && p.Str("state_dt") == "f32" && p.Str("act") != "f16";
+ClaimOutcome Unpacked(const OpSpec&, const Case& c, const vt::ExecContext& ctx, const Execution& full) {
+  const oracle::GdnDims d = Dims(c.params);
+  const TensorData& m = c.Get("mixed_qkv");
+  const int64_t batch = m.shape[0], width = Width(c.params);
+  const std::vector<double> mv = m.Values();
+  auto part = [&](int64_t lo, int64_t n) {
+    std::vector<double> r;
+    for (int64_t b = 0; b < batch; ++b) r.insert(r.end(), mv.begin() + b * width + lo, mv.begin() + b * width + lo + n);
+    return r;
   };
-  cl.check = [](const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
-    const Execution full = Execute(op, c, ctx);
-    if (!full.guard_error.empty()) return ClaimOutcome::Violated(full.guard_error);
-    const oracle::GdnDims d = Dims(c.params);
-    const TensorData& m = c.Get("mixed_qkv");
-    const int64_t batch = m.shape[0], width = Width(c.params);
-    const std::vector<double> mv = m.Values();
-    auto part = [&](int64_t lo, int64_t n) {
-      std::vector<double> r;
-      for (int64_t b = 0; b < batch; ++b) r.insert(r.end(), mv.begin() + b * width + lo, mv.begin() + b * width + lo + n);
-      return r;
-    };
-    const OpSpec* l2 = FindOp("l2_norm");
-    TensorData qk_norm[2];
-    for (int i = 0; i < 2; ++i) {
-      Case n;
-      n.params = Params("l2_norm");
-      n.params.Set("x", DTypeKey(m));
-      n.params.Set("out", "f32");
-      n.params.Set("rank", 3);
-      n.params.Set("eps", 1e-6);
-      n.params.seed = c.params.seed;
-      n.tensors = {TensorFromValues("x", m.dtype, {batch, d.hk, d.dk}, Role::kInput, part(i * d.hk * d.dk, d.hk * d.dk)),
-                   PoisonedLike("out", vt::DType::kF32, {batch, d.hk, d.dk})};
-      const Execution e = Execute(*l2, n, ctx);
-      if (!e.guard_error.empty()) return ClaimOutcome::Violated("l2_norm: " + e.guard_error);
-      qk_norm[i] = CopyTensor(e.after.Get("out"), i == 0 ? "q" : "k", Role::kInput);
-    }
-    std::vector<double> g, beta;
-    const std::string gate = GBetaByOp(c, ctx, g, beta);
-    if (!gate.empty()) return ClaimOutcome::Violated(gate);
-    Case dc;
-    dc.params = c.params;
-    dc.params.op = "gdn_decode";
-    dc.params.Set("indexed", 1);
-    dc.tensors = {qk_norm[0], qk_norm[1],
-                  TensorFromValues("v", m.dtype, {batch, d.hv, d.dv}, Role::kInput, part(2 * d.hk * d.dk, d.hv * d.dv)),
-                  TensorFromValues("g", vt::DType::kF32, {batch, d.hv}, Role::kInput, g),
-                  TensorFromValues("beta", vt::DType::kF32, {batch, d.hv}, Role::kInput, beta),
-                  CopyTensor(c.Get("state"), "state", Role::kInPlace), CopyTensor(c.Get("state_idx"), "state_idx", Role::kInput),
-                  PoisonedLike("out", c.Get("out").dtype, c.Get("out").shape)};
-    const Execution e = Execute(*FindOp("gdn_decode"), dc, ctx);
-    if (!e.guard_error.empty()) return ClaimOutcome::Violated("gdn_decode: " + e.guard_error);
-    for (const char* name : {"out", "state"}) {
-      const std::string diff = DiffBytes(full.after.Get(name), e.after.Get(name));
-      if (!diff.empty()) return ClaimOutcome::Violated(std::string(name) + ": " + diff);
-    }
-    return ClaimOutcome::Holds();
-  };
-  return cl;
+  const OpSpec* l2 = FindOp("l2_norm");
+  TensorData qk_norm[2];
+  for (int i = 0; i < 2; ++i) {
+    Case n;
+    n.params = Params("l2_norm");
+    n.params.Set("x", DTypeKey(m));
+    n.params.Set("out", "f32");
+    n.params.Set("rank", 3);
+    n.params.Set("eps", 1e-6);
+    n.params.seed = c.params.seed;
+    n.tensors = {TensorFromValues("x", m.dtype, {batch, d.hk, d.dk}, Role::kInput, part(i * d.hk * d.dk, d.hk * d.dk)),
+                 seq::Poisoned("out", vt::DType::kF32, {batch, d.hk, d.dk})};
+    const Execution e = Execute(*l2, n, ctx);
+    if (!e.guard_error.empty()) return ClaimOutcome::Violated("l2_norm: " + e.guard_error);
+    qk_norm[i] = CopyTensor(e.after.Get("out"), i == 0 ? "q" : "k", Role::kInput);
+  }
+  std::vector<double> g, beta;
+  const std::string gate = GBetaByOp(c, ctx, g, beta);
+  if (!gate.empty()) return ClaimOutcome::Violated(gate);
+  Case dc;
+  dc.params = c.params;
+  dc.params.op = "gdn_decode";
+  dc.params.Set("indexed", 1);
+  dc.tensors = {qk_norm[0], qk_norm[1],
+                TensorFromValues("v", m.dtype, {batch, d.hv, d.dv}, Role::kInput, part(2 * d.hk * d.dk, d.hv * d.dv)),
+                TensorFromValues("g", vt::DType::kF32, {batch, d.hv}, Role::kInput, g),
+                TensorFromValues("beta", vt::DType::kF32, {batch, d.hv}, Role::kInput, beta),
+                CopyTensor(c.Get("state"), "state", Role::kInPlace), CopyTensor(c.Get("state_idx"), "state_idx", Role::kInput),
+                seq::Poisoned("out", c.Get("out").dtype, c.Get("out").shape)};
+  const Execution e = Execute(*FindOp("gdn_decode"), dc, ctx);
+  if (!e.guard_error.empty()) return ClaimOutcome::Violated("gdn_decode: " + e.guard_error);
+  for (const char* name : {"out", "state"}) {
+    const std::string diff = DiffBytes(full.after.Get(name), e.after.Get(name));
+    if (!diff.empty()) return ClaimOutcome::Violated(std::string(name) + ": " + diff);
+  }
+  return ClaimOutcome::Holds();
 }
 
 // Batch invariance: a sub-range of requests against the same cache.
@@ -206,13 +175,7 @@ GoldenMapping GoldenPacked(const GoldenCase& g) {
   if (hk < 1 || hv % hk != 0 || 2 * hk * dk + hv * dv != mixed.shape[1]) {
     throw GoldenUnsupported("mixed_qkv's width is not [q | k | v] of whole heads for this state");
   }
-  p.Set("Hk", hk);
-  p.Set("ratio", hv / hk);
-  p.Set("Dk", state.shape[3]);
-  p.Set("Dv", state.shape[2]);
-  p.Set("sk", "rsqrt");
-  p.Set("decay", "mild");
-  p.Set("init", "unit");
+  SetHeads(p, hk, hv, dk, dv);
   p.Set("act", DTypeKey(mixed));
   p.Set("state_dt", DTypeKey(state));
   p.Set("alog_dt", DTypeKey(g.Get(alog)));
@@ -231,7 +194,7 @@ GoldenMapping GoldenPacked(const GoldenCase& g) {
                  GoldenTensor(g, "dt_bias", "dt_bias", Role::kInput),
                  GoldenTensor(g, "state_in", "state", Role::kInPlace),
                  GoldenTensor(g, GoldenPick(g, {"state_indices", "state_idx"}), "state_idx", Role::kInput),
-                 PoisonedLike("out", mixed.dtype, {batch, state.shape[1], state.shape[2]})};
+                 seq::Poisoned("out", mixed.dtype, {batch, state.shape[1], state.shape[2]})};
   m.compare = {{"out", GoldenPick(g, {"out", "o"})}, {"state", GoldenPick(g, {"state_out", "final_state"})}};
   // The capture (vLLM's focused packed-decode test) records no 'tol', only
   // its own agreement with the unpacked reference: out bit-identical, state
@@ -245,66 +208,79 @@ GoldenMapping GoldenPacked(const GoldenCase& g) {
   return m;
 }
 
+std::vector<ErrorCase> Errors() {
+  std::vector<ErrorCase> e = {mut::Dim("mixed_qkv", 1, 1),
+                              mut::Dim("a", 0, 1),
+                              mut::Dim("b", 1, 1),
+                              mut::Dim("out", 1, 1),
+                              mut::Dim("out", 0, 1),
+                              mut::Dim("a_log", 0, 1),
+                              mut::Dim("dt_bias", 0, -1),
+                              mut::Dim("state_idx", 0, 1),
+                              seq::Rebuilt("qk_part_not_positive", "positive",
+                                           [](Params& p) {
+                                             p.Set("Hv", Dims(p).hv);
+                                             p.Set("Hk", 0);
+                                             return true;
+                                           },
+                                           Build),
+                              seq::Rebuilt("q_part_not_whole_heads", "whole heads",
+                                           [](Params& p) {
+                                             if (p.Int("Dk") < 2) return false;
+                                             p.Set("Hv", Dims(p).hv);
+                                             p.Set("width_extra", 2);
+                                             return true;
+                                           },
+                                           Build)};
+  seq::Append(e, SlotErrors("state_idx"));
+  for (const char* other : {"a", "b", "out"}) {
+    e.push_back(ErrorCase(std::string("dtype_mismatch_") + other,
+                          [other](Case& c) {
+                            TensorData& t = c.Get(other);
+                            t.dtype = t.dtype == vt::DType::kF32 ? vt::DType::kBF16 : vt::DType::kF32;
+                            t.fmt = oracle::FmtOf(t.dtype);
+                            return true;
+                          },
+                          "dtype"));
+  }
+  return e;
+}
+
 }  // namespace
 
 OpSpec Spec_gdn_packed_decode() {
-  OpSpec s;
-  s.name = "gdn_packed_decode";
-  s.family = "gdn";
-  s.dtypes = "cpu: mixed_qkv, a, b, out one dtype f32/f16/bf16 (rows of mixed_qkv, a, b may be padded); a_log, "
-             "dt_bias f32/f16/bf16; state f32/f16/bf16 (in place); state_idx i32";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = Oracle;
-  s.oracle_f32 = OracleF32;
-  s.outputs = Outputs;
-  s.contract = {{entry::Operand("mixed_qkv", entry::kFloatIn, entry::kRowStrided, {2}),
-                 entry::Operand("a", entry::kFloatIn, entry::kRowStrided, {2}),
-                 entry::Operand("b", entry::kFloatIn, entry::kRowStrided, {2}),
-                 entry::Operand("a_log", entry::kFloatIn, entry::kContiguous, {1}),
-                 entry::Operand("dt_bias", entry::kFloatIn, entry::kContiguous, {1}),
-                 entry::Operand("state_idx", {vt::DType::kI32}, entry::kContiguous, {1}),
-                 entry::Written("state", entry::kFloatIn, entry::kContiguous, {4}),
-                 entry::Written("out", entry::kFloatIn, entry::kContiguous, {3})},
-                {entry::PositiveFinite("scale")}};
-  s.errors = {mut::Dim("mixed_qkv", 1, 1),
-              mut::Dim("a", 0, 1),
-              mut::Dim("b", 1, 1),
-              mut::Dim("out", 1, 1),
-              mut::Dim("out", 0, 1),
-              mut::Dim("a_log", 0, 1),
-              mut::Dim("dt_bias", 0, -1),
-              mut::Dim("state_idx", 0, 1),
-              ParamError("qk_part_not_positive", "positive",
-                         [](Params& p) {
-                           p.Set("Hv", Dims(p).hv);
-                           p.Set("Hk", 0);
-                           return true;
-                         },
-                         Build),
-              ParamError("q_part_not_whole_heads", "whole heads",
-                         [](Params& p) {
-                           if (p.Int("Dk") < 2) return false;
-                           p.Set("Hv", Dims(p).hv);
-                           p.Set("width_extra", 2);
-                           return true;
-                         },
-                         Build)};
-  for (ErrorCase& e : SlotErrors("state_idx")) s.errors.push_back(std::move(e));
-  for (ErrorCase& e : HeadErrors(Build)) s.errors.push_back(std::move(e));
-  for (const char* other : {"a", "b", "out"}) {
-    s.errors.push_back(ErrorCase(std::string("dtype_mismatch_") + other,
-                                 [other](Case& c) {
-                                   TensorData& t = c.Get(other);
-                                   t.dtype = t.dtype == vt::DType::kF32 ? vt::DType::kBF16 : vt::DType::kF32;
-                                   t.fmt = oracle::FmtOf(t.dtype);
-                                   return true;
-                                 },
-                                 "dtype"));
-  }
-  s.claims = {UnpackedComposition(), SplitBatch()};
-  s.goldens = {{"gdn_packed_decode_bf16", GoldenPacked}, {"gdn_packed_decode", GoldenPacked}};
+  OpSpec s = RecurrenceSpec({
+      .name = "gdn_packed_decode",
+      .dtypes = "cpu: mixed_qkv, a, b, out one dtype f32/f16/bf16 (rows of mixed_qkv, a, b may be padded); a_log, "
+                "dt_bias f32/f16/bf16; state f32/f16/bf16 (in place); state_idx i32",
+      .draw = Draw,
+      .build = Build,
+      .run = Run,
+      .truth = Eval<double>,
+      .f32 = Eval<float>,
+      .exact = Exact,
+      .operands = {entry::Operand("mixed_qkv", entry::kFloatIn, entry::kRowStrided, {2}),
+                   entry::Operand("a", entry::kFloatIn, entry::kRowStrided, {2}),
+                   entry::Operand("b", entry::kFloatIn, entry::kRowStrided, {2}),
+                   entry::Operand("a_log", entry::kFloatIn, entry::kContiguous, {1}),
+                   entry::Operand("dt_bias", entry::kFloatIn, entry::kContiguous, {1}),
+                   entry::Operand("state_idx", {vt::DType::kI32}, entry::kContiguous, {1}),
+                   entry::Written("state", entry::kFloatIn, entry::kContiguous, {4}),
+                   entry::Written("out", entry::kFloatIn, entry::kContiguous, {3})},
+      .errors = Errors(),
+      .claims = {seq::AfterRun("unpacked_composition",
+                               "gdn_packed_decode == l2_norm(q), l2_norm(k), gdn_g_beta (beta rounded through b's "
+                               "dtype), gdn_decode (out and cache, bit for bit)",
+                               [](const Params& p) {
+                                 const double s = p.Num("scale");
+                                 int e = 0;
+                                 return std::frexp(s, &e) == 0.5 && p.Str("state_dt") == "f32" &&
+                                        p.Str("act") != "f16";
+                               },
+                               Unpacked),
+                 SplitBatch()},
+      .goldens = {{"gdn_packed_decode_bf16", GoldenPacked}, {"gdn_packed_decode", GoldenPacked}},
+  });
   s.values.edges = [](const Params&) {
     std::vector<ValueBand> bands = {{"a", 16.0, 24.0}, {"a", 85.0, 100.0}};
     for (const ValueBand& b : ExpBands("b")) bands.push_back(b);

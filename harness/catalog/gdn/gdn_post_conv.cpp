@@ -11,24 +11,19 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("gdn_post_conv");
-    gdn_gate::DrawGate(p, tier);
-    // Fewer tokens and heads than gdn_g_beta draws: a row here is
-    // 2*Hk*Dk + Hv*Dv wide, and the negative mode materialises every case
-    // once per error case.
-    p.Set("T", *gen::Pick(std::vector<int64_t>{1, 2, 3, 5, 8, 17, 64}));  // T = 0 is refused
-    p.Set("Hv", *gen::Pick(std::vector<int64_t>{1, 2, 3, 4, 8, 16}));
-    p.Set("conv", *gen::Pick(std::vector<std::string>{"f32", "bf16"}));
-    p.Set("out", *gen::Pick(std::vector<std::string>{"f32", "bf16"}));  // q/k/v share one dtype
-    p.Set("Hk", *gen::Pick(std::vector<int64_t>{1, 2, 4}));
-    p.Set("Dk", *gen::Pick(std::vector<int64_t>{1, 3, 16, 64, 128}));
-    p.Set("Dv", *gen::Pick(std::vector<int64_t>{1, 5, 32, 128}));
-    p.Set("eps", *gen::Eps());
-    p.seed = *gen::Seed();
-    return p;
-  });
+// After DrawGate.
+void DrawMore(Params& p, Tier) {
+  // Fewer tokens and heads than gdn_g_beta draws: a row here is
+  // 2*Hk*Dk + Hv*Dv wide, and the negative mode materialises every case
+  // once per error case.
+  p.Set("T", *gen::Pick(std::vector<int64_t>{1, 2, 3, 5, 8, 17, 64}));  // T = 0 is refused
+  p.Set("Hv", *gen::Pick(std::vector<int64_t>{1, 2, 3, 4, 8, 16}));
+  p.Set("conv", *gen::Pick(std::vector<std::string>{"f32", "bf16"}));
+  p.Set("out", *gen::Pick(std::vector<std::string>{"f32", "bf16"}));  // q/k/v share one dtype
+  p.Set("Hk", *gen::Pick(std::vector<int64_t>{1, 2, 4}));
+  p.Set("Dk", *gen::Pick(std::vector<int64_t>{1, 3, 16, 64, 128}));
+  p.Set("Dv", *gen::Pick(std::vector<int64_t>{1, 5, 32, 128}));
+  p.Set("eps", *gen::Eps());
 }
 
 void Build(Case& c) {
@@ -88,98 +83,70 @@ Case Split(const Case& c, vt::DType dtype, const vt::ExecContext& ctx) {
 // The composition the fused op is bit-identical to (op-contracts 3.4):
 // gdn_conv_split (to f32: exact for f32/bf16 conv) -> l2_norm(q), l2_norm(k)
 // (to q_out's dtype) -> gdn_g_beta; v from gdn_conv_split in v_out's dtype.
-Claim Composition() {
-  Claim claim;
-  claim.name = "split_l2norm_gate";
-  claim.statement = "gdn_post_conv == gdn_conv_split + l2_norm(q) + l2_norm(k) + gdn_g_beta";
-  claim.check = [](const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
-    const Execution fused = Execute(op, c, ctx);
-    if (!fused.guard_error.empty()) return ClaimOutcome::Violated(fused.guard_error);
-    const Case split = Split(c, vt::DType::kF32, ctx);
-    const Case split_v = Split(c, c.Get("v_out").dtype, ctx);
-    std::string d = DiffBytes(fused.after.Get("v_out"), split_v.Get("v_out"), true);
-    if (!d.empty()) return ClaimOutcome::Violated("v_out vs gdn_conv_split: " + d);
-    for (const char* name : {"q_out", "k_out"}) {
-      Case n = Part("l2_norm", c.params);
-      n.params.Set("rank", 3);
-      n.tensors.push_back(CopyTensor(split.Get(name), "x", Role::kInput));
-      const TensorData& o = c.Get(name);
-      n.tensors.push_back(TensorFromValues("out", o.dtype, o.shape, Role::kOutput,
-                                           std::vector<double>(static_cast<std::size_t>(o.Numel()), NAN)));
-      const Execution r = Execute(*FindOp("l2_norm"), n, ctx);
-      d = DiffBytes(fused.after.Get(name), r.after.Get("out"), true);
-      if (!d.empty()) return ClaimOutcome::Violated(std::string(name) + " vs l2_norm: " + d);
-    }
-    Case g = Part("gdn_g_beta", c.params);
-    for (const char* name : {"a", "b", "a_log", "dt_bias"}) g.tensors.push_back(CopyTensor(c.Get(name), name, Role::kInput));
-    for (const char* name : {"g_out", "beta_out"}) g.tensors.push_back(CopyTensor(c.Get(name), name, Role::kOutput));
-    const Execution r = Execute(*FindOp("gdn_g_beta"), g, ctx);
-    for (const char* name : {"g_out", "beta_out"}) {
-      d = DiffBytes(fused.after.Get(name), r.after.Get(name), true);
-      if (!d.empty()) return ClaimOutcome::Violated(std::string(name) + " vs gdn_g_beta: " + d);
-    }
-    return ClaimOutcome::Holds();
-  };
-  return claim;
+ClaimOutcome Composition(const OpSpec&, const Case& c, const vt::ExecContext& ctx, const Execution& fused) {
+  const Case split = Split(c, vt::DType::kF32, ctx);
+  const Case split_v = Split(c, c.Get("v_out").dtype, ctx);
+  std::string d = DiffBytes(fused.after.Get("v_out"), split_v.Get("v_out"), true);
+  if (!d.empty()) return ClaimOutcome::Violated("v_out vs gdn_conv_split: " + d);
+  for (const char* name : {"q_out", "k_out"}) {
+    Case n = Part("l2_norm", c.params);
+    n.params.Set("rank", 3);
+    n.tensors.push_back(CopyTensor(split.Get(name), "x", Role::kInput));
+    const TensorData& o = c.Get(name);
+    n.tensors.push_back(TensorFromValues("out", o.dtype, o.shape, Role::kOutput,
+                                         std::vector<double>(static_cast<std::size_t>(o.Numel()), NAN)));
+    const Execution r = Execute(*FindOp("l2_norm"), n, ctx);
+    d = DiffBytes(fused.after.Get(name), r.after.Get("out"), true);
+    if (!d.empty()) return ClaimOutcome::Violated(std::string(name) + " vs l2_norm: " + d);
+  }
+  Case g = Part("gdn_g_beta", c.params);
+  for (const char* name : {"a", "b", "a_log", "dt_bias"}) g.tensors.push_back(CopyTensor(c.Get(name), name, Role::kInput));
+  for (const char* name : {"g_out", "beta_out"}) g.tensors.push_back(CopyTensor(c.Get(name), name, Role::kOutput));
+  const Execution r = Execute(*FindOp("gdn_g_beta"), g, ctx);
+  for (const char* name : {"g_out", "beta_out"}) {
+    d = DiffBytes(fused.after.Get(name), r.after.Get(name), true);
+    if (!d.empty()) return ClaimOutcome::Violated(std::string(name) + " vs gdn_g_beta: " + d);
+  }
+  return ClaimOutcome::Holds();
+}
+
+std::vector<ErrorCase> Errors() {
+  return {mut::Dim("conv", 1, 1), mut::Dim("conv", 1, -1), mut::Dim("q_out", 0, 1), mut::Dim("k_out", 1, 1),
+          mut::Dim("k_out", 2, -1), mut::Dim("v_out", 0, 1), mut::Dim("g_out", 0, 1), mut::Dim("g_out", 1, 1),
+          mut::DType("k_out", vt::DType::kBF16), mut::DType("k_out", vt::DType::kF32),
+          mut::DType("v_out", vt::DType::kBF16), mut::DType("v_out", vt::DType::kF32),
+          seq::ZeroExtents("conv_no_rows",
+                           {{"conv", 0}, {"q_out", 0}, {"k_out", 0}, {"v_out", 0}, {"g_out", 0}, {"beta_out", 0},
+                            {"a", 0}, {"b", 0}},
+                           "T > 0"),
+          seq::ZeroExtents("no_key_channels", {{"q_out", 2}, {"k_out", 2}}, "Dk|q_out"),
+          seq::ZeroExtents("no_value_heads", {{"v_out", 1}}, "Hv|v_out")};
 }
 
 }  // namespace
 
 OpSpec Spec_gdn_post_conv() {
-  OpSpec s;
-  s.name = "gdn_post_conv";
-  s.family = "gdn";
-  s.dtypes = "cpu: conv f32/bf16 [T,2*Hk*Dk+Hv*Dv]; q_out/k_out [T,Hk,Dk], v_out [T,Hv,Dv] one dtype of f32/bf16; "
-             "gate operands as gdn_g_beta";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
-  std::vector<OperandRule> ops = {entry::Operand("conv", entry::kF32BF16, entry::kContiguous, {2}),
-                                  entry::Written("q_out", entry::kF32BF16, entry::kContiguous, {3}),
-                                  entry::Written("k_out", entry::kF32BF16, entry::kContiguous, {3}),
-                                  entry::Written("v_out", entry::kF32BF16, entry::kContiguous, {3})};
-  for (OperandRule& r : gdn_gate::GateOperands()) ops.push_back(r);
-  s.contract = {ops, {entry::PositiveFinite("eps")}};
-  s.values.specials = {{"a"}, {"b"}};
-  s.values.edges = gdn_gate::GateEdges;
-  s.errors = gdn_gate::GateShapeErrors();
-  for (ErrorCase e : std::vector<ErrorCase>{
-           mut::Dim("conv", 1, 1), mut::Dim("conv", 1, -1), mut::Dim("q_out", 0, 1), mut::Dim("k_out", 1, 1),
-           mut::Dim("k_out", 2, -1), mut::Dim("v_out", 0, 1), mut::Dim("g_out", 0, 1), mut::Dim("g_out", 1, 1),
-           mut::DType("k_out", vt::DType::kBF16), mut::DType("k_out", vt::DType::kF32),
-           mut::DType("v_out", vt::DType::kBF16), mut::DType("v_out", vt::DType::kF32),
-           {"conv_no_rows",
-            [](Case& c) {
-              for (const char* n : {"conv", "q_out", "k_out", "v_out", "g_out", "beta_out", "a", "b"}) {
-                c.Get(n).shape[0] = 0;
-                c.Get(n).SetContiguous();
-              }
-              return true;
-            },
-            "T > 0"},
-           {"no_key_channels",
-            [](Case& c) {
-              for (const char* n : {"q_out", "k_out"}) {
-                c.Get(n).shape[2] = 0;
-                c.Get(n).SetContiguous();
-              }
-              return true;
-            },
-            "Dk|q_out"},
-           {"no_value_heads",
-            [](Case& c) {
-              c.Get("v_out").shape[1] = 0;
-              c.Get("v_out").SetContiguous();
-              return true;
-            },
-            "Hv|v_out"}}) {
-    s.errors.push_back(std::move(e));
-  }
-  s.claims = {RowSlice({"conv", "q_out", "k_out", "v_out", "a", "b", "g_out", "beta_out"}), Composition()};
-  return s;
+  return gdn_gate::GateSpec({
+      .name = "gdn_post_conv",
+      .dtypes = "cpu: conv f32/bf16 [T,2*Hk*Dk+Hv*Dv]; q_out/k_out [T,Hk,Dk], v_out [T,Hv,Dv] one dtype of "
+                "f32/bf16; gate operands as gdn_g_beta",
+      .draw_more = DrawMore,
+      .build = Build,
+      .run = Run,
+      .bounded = Eval<entry::Bounded>,
+      .f32 = Eval<float>,
+      .outputs = Outputs,
+      .operands = {entry::Operand("conv", entry::kF32BF16, entry::kContiguous, {2}),
+                   entry::Written("q_out", entry::kF32BF16, entry::kContiguous, {3}),
+                   entry::Written("k_out", entry::kF32BF16, entry::kContiguous, {3}),
+                   entry::Written("v_out", entry::kF32BF16, entry::kContiguous, {3})},
+      .scalars = {entry::PositiveFinite("eps")},
+      .errors = Errors(),
+      .claims = {RowSlice({"conv", "q_out", "k_out", "v_out", "a", "b", "g_out", "beta_out"}),
+                 seq::AfterRun("split_l2norm_gate",
+                               "gdn_post_conv == gdn_conv_split + l2_norm(q) + l2_norm(k) + gdn_g_beta", nullptr,
+                               Composition)},
+  });
 }
 
 }  // namespace vt::conform

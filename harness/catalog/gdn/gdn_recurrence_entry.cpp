@@ -8,6 +8,120 @@
 
 namespace vt::conform::gdn_entry {
 
+namespace {
+
+Expected BaselineOf(const std::vector<double>& truth, const std::vector<float>& f32, const std::vector<bool>& exact) {
+  std::vector<double> same(f32.begin(), f32.end());
+  std::vector<double> loose_truth, loose_same;
+  for (std::size_t k = 0; k < truth.size(); ++k) {
+    if (k < exact.size() && exact[k]) continue;
+    loose_truth.push_back(truth[k]);
+    loose_same.push_back(same[k]);
+  }
+  // The baseline is measured over the elements the tolerance judges.
+  // Measured before the output's rounding (f32): the comparison rounds the
+  // accepted interval outward to the output's format (compare.cpp, baseline
+  // rule).
+  Expected e = BaselineExpected(loose_truth, loose_same, oracle::Fmt::kF32);
+  e.v = truth;
+  e.f32 = same;
+  e.e.assign(truth.size(), 0.0);
+  for (std::size_t k = 0; k < truth.size() && k < exact.size(); ++k) {
+    if (exact[k]) e.e[k] = INFINITY;  // judged by equality with the f32 definition
+  }
+  return e;
+}
+
+std::vector<bool> ExpandRows(const std::vector<bool>& rows, int64_t row_elems) {
+  std::vector<bool> m;
+  m.reserve(rows.size() * static_cast<size_t>(row_elems));
+  for (bool r : rows) m.insert(m.end(), static_cast<size_t>(row_elems), r);
+  return m;
+}
+
+Tolerance OutTolerance() {
+  return Baseline(2.0, 0.0,
+                  "baseline, c = 2 over max|oracle<float> - oracle<double>| (the definition in f32 in "
+                  "the spec's order, stored to out's dtype): the error of a recurrence compounds over the "
+                  "sequence, so no useful a-priori bound exists; a dropped decay step or beta applied "
+                  "twice moves outputs by >1e3x that baseline (docs/ops/gdn.md)");
+}
+
+Tolerance StateTolerance() {
+  return Baseline(2.0, 0.0,
+                  "baseline, c = 2 as for out, over the written state slots; slots the op must not "
+                  "write are held to their input bytes (docs/ops/gdn.md)");
+}
+
+std::vector<ErrorCase> HeadErrors(std::function<void(Case&)> build) {
+  return {seq::Rebuilt("hv_not_multiple_of_hk", "multiple of",
+                     [](Params& p) {
+                       const int64_t hv = Dims(p).hv;
+                       p.Set("Hv", hv);
+                       p.Set("Hk", hv + 1);  // hv % (hv + 1) == hv != 0
+                       return true;
+                     },
+                     build),
+          seq::Rebuilt("dk_zero", "Dk", [](Params& p) { p.Set("Dk", 0); return true; }, build),
+          seq::Rebuilt("dv_zero", "Dv", [](Params& p) { p.Set("Dv", 0); return true; }, build)};
+}
+
+std::map<std::string, std::vector<double>> OutAndStateF32(const oracle::GdnResult<float>& f) {
+  return {{"out", std::vector<double>(f.out.begin(), f.out.end())},
+          {"state", std::vector<double>(f.state.begin(), f.state.end())}};
+}
+
+std::vector<OutputSpec> OutAndStateOutputs() { return {{"out", OutTolerance()}, {"state", StateTolerance()}}; }
+
+OracleResult Oracle(const Recurrence& r, const Case& c) {
+  const auto truth = r.truth(c);
+  const auto f32 = r.f32(c);
+  const ExactRows exact = r.exact(c);
+  const oracle::GdnDims d = Dims(c.params);
+  return {{"out", BaselineOf(truth.out, f32.out, ExpandRows(exact.out, d.hv * d.dv))},
+          {"state", BaselineOf(truth.state, f32.state, ExpandRows(exact.state, d.SlotElems()))}};
+}
+
+}  // namespace
+
+OpSpec RecurrenceSpec(Recurrence r) {
+  OpSpec s = seq::Basics(r.name, "gdn", r.dtypes, r.draw, r.build, r.run);
+  s.oracle = [r](const Case& c) { return Oracle(r, c); };
+  const auto f32 = r.f32;
+  s.oracle_f32 = [f32](const Case& c) { return OutAndStateF32(f32(c)); };
+  s.outputs = [](const Case&) { return OutAndStateOutputs(); };
+  s.contract = {r.operands, {entry::PositiveFinite("scale")}};
+  s.errors = r.errors;
+  seq::Append(s.errors, HeadErrors(r.build));
+  s.claims = r.claims;
+  s.goldens = r.goldens;
+  return s;
+}
+
+ExactRows SlotRows(const std::vector<int64_t>& idx, int64_t requests, int64_t slots, bool cache) {
+  ExactRows r;
+  r.out.assign(static_cast<size_t>(requests), false);
+  r.state.assign(static_cast<size_t>(slots), cache);
+  for (std::size_t b = 0; b < idx.size(); ++b) {
+    if (idx[b] < 0) {
+      r.out[b] = true;
+    } else {
+      r.state[static_cast<size_t>(idx[b])] = false;
+    }
+  }
+  return r;
+}
+
+void SetHeads(Params& p, int64_t hk, int64_t hv, int64_t dk, int64_t dv) {
+  p.Set("Hk", hk);
+  p.Set("ratio", hv / hk);
+  p.Set("Dk", dk);
+  p.Set("Dv", dv);
+  p.Set("sk", "rsqrt");
+  p.Set("decay", "mild");
+  p.Set("init", "unit");
+}
+
 void DrawHeads(Params& p, Tier tier, bool packed) {
   if (!packed) {
     p.Set("qk", *gen::FloatIn());
@@ -22,6 +136,7 @@ void DrawHeads(Params& p, Tier tier, bool packed) {
   p.Set("sk", *gen::Pick(std::vector<std::string>{"rsqrt", "pow2"}));
   p.Set("decay", *gen::Pick(std::vector<std::string>{"mild", "strong", "none"}));
   p.Set("init", *gen::Pick(std::vector<std::string>{"unit", "small"}));
+  if (!packed) p.Set("scale", static_cast<double>(ScaleOf(p)));
 }
 
 oracle::GdnDims Dims(const Params& p) {
@@ -96,32 +211,6 @@ void AddOut(Case& c, int64_t tokens) {
   c.Output("out", c.params.DType("out"), {tokens, d.hv, d.dv});
 }
 
-TensorData& AddI32(Case& c, const std::string& name, std::vector<int64_t> shape, const std::vector<int64_t>& values) {
-  TensorData& t = c.Input(name, vt::DType::kI32, std::move(shape), Fill::Const(0));
-  SetDeclared(t, values);
-  return t;
-}
-
-std::vector<int64_t> I32Values(const TensorData& t) {
-  std::vector<int64_t> v;
-  for (double x : t.Values()) v.push_back(static_cast<int64_t>(x));
-  return v;
-}
-
-std::vector<int64_t> Declared(const TensorData& t) {
-  std::vector<int64_t> v(static_cast<size_t>(t.Numel()), static_cast<int64_t>(t.fill.a));
-  for (const auto& [k, x] : t.overrides) {
-    if (k >= 0 && k < static_cast<int64_t>(v.size())) v[static_cast<size_t>(k)] = static_cast<int64_t>(x);
-  }
-  return v;
-}
-
-void SetDeclared(TensorData& t, const std::vector<int64_t>& values) {
-  t.fill = Fill::Const(0.0);
-  t.overrides.clear();
-  for (std::size_t k = 0; k < values.size(); ++k) t.overrides.emplace_back(static_cast<int64_t>(k), static_cast<double>(values[k]));
-}
-
 std::vector<int64_t> DrawSlots(uint64_t seed, const std::string& stream, int64_t count, int64_t slots, int64_t nulls) {
   std::vector<int64_t> all(static_cast<size_t>(slots));
   std::iota(all.begin(), all.end(), 0);
@@ -139,99 +228,6 @@ std::vector<int64_t> DrawSlots(uint64_t seed, const std::string& stream, int64_t
   return v;
 }
 
-Expected BaselineOf(const std::vector<double>& truth, const std::vector<float>& f32, oracle::Fmt fmt,
-                    const std::vector<bool>& exact) {
-  std::vector<double> same(f32.begin(), f32.end());
-  std::vector<double> loose_truth, loose_same;
-  for (std::size_t k = 0; k < truth.size(); ++k) {
-    if (k < exact.size() && exact[k]) continue;
-    loose_truth.push_back(truth[k]);
-    loose_same.push_back(same[k]);
-  }
-  // The baseline is measured over the elements the tolerance judges.
-  // Measured before the output's rounding (f32): the comparison rounds the
-  // accepted interval outward to `fmt` (compare.cpp, baseline rule).
-  (void)fmt;
-  Expected e = BaselineExpected(loose_truth, loose_same, oracle::Fmt::kF32);
-  e.v = truth;
-  e.f32 = same;
-  e.e.assign(truth.size(), 0.0);
-  for (std::size_t k = 0; k < truth.size() && k < exact.size(); ++k) {
-    if (exact[k]) e.e[k] = INFINITY;  // judged by equality with the f32 definition
-  }
-  return e;
-}
-
-std::vector<bool> ExpandRows(const std::vector<bool>& rows, int64_t row_elems) {
-  std::vector<bool> m;
-  m.reserve(rows.size() * static_cast<size_t>(row_elems));
-  for (bool r : rows) m.insert(m.end(), static_cast<size_t>(row_elems), r);
-  return m;
-}
-
-Tolerance OutTolerance() {
-  return Baseline(2.0, 0.0,
-                  "baseline, c = 2 over max|oracle<float> - oracle<double>| (the definition in f32 in "
-                  "the spec's order, stored to out's dtype): the error of a recurrence compounds over the "
-                  "sequence, so no useful a-priori bound exists; a dropped decay step or beta applied "
-                  "twice moves outputs by >1e3x that baseline (docs/ops/gdn.md)");
-}
-
-Tolerance StateTolerance() {
-  return Baseline(2.0, 0.0,
-                  "baseline, c = 2 as for out, over the written state slots; slots the op must not "
-                  "write are held to their input bytes (docs/ops/gdn.md)");
-}
-
-ErrorCase ParamError(const std::string& name, const std::string& expect, std::function<bool(Params&)> edit,
-                     std::function<void(Case&)> build) {
-  return {name,
-          [edit, build](Case& c) {
-            Params p = c.params;
-            if (!edit(p)) return false;
-            Case n;
-            n.params = p;
-            build(n);
-            c = n;
-            return true;
-          },
-          expect};
-}
-
-std::vector<ErrorCase> HeadErrors(std::function<void(Case&)> build) {
-  return {ParamError("hv_not_multiple_of_hk", "multiple of",
-                     [](Params& p) {
-                       const int64_t hv = Dims(p).hv;
-                       p.Set("Hv", hv);
-                       p.Set("Hk", hv + 1);  // hv % (hv + 1) == hv != 0
-                       return true;
-                     },
-                     build),
-          ParamError("dk_zero", "Dk", [](Params& p) { p.Set("Dk", 0); return true; }, build),
-          ParamError("dv_zero", "Dv", [](Params& p) { p.Set("Dv", 0); return true; }, build)};
-}
-
-ErrorCase MetaError(const std::string& name, const std::string& tensor, const std::string& expect,
-                    std::function<bool(std::vector<int64_t>&, const Case&)> edit) {
-  return {name,
-          [tensor, edit](Case& c) {
-            TensorData* t = c.Find(tensor);
-            if (t == nullptr) return false;
-            std::vector<int64_t> v = Declared(*t);
-            if (!edit(v, c)) return false;
-            SetDeclared(*t, v);
-            return true;
-          },
-          expect};
-}
-
-std::map<std::string, std::vector<double>> OutAndStateF32(const oracle::GdnResult<float>& f) {
-  return {{"out", std::vector<double>(f.out.begin(), f.out.end())},
-          {"state", std::vector<double>(f.state.begin(), f.state.end())}};
-}
-
-std::vector<OutputSpec> OutAndStateOutputs() { return {{"out", OutTolerance()}, {"state", StateTolerance()}}; }
-
 TensorData LeadingRows(const TensorData& t, int64_t lo, int64_t hi, const std::string& name, Role role) {
   int64_t row = 1;
   for (std::size_t d = 1; d < t.shape.size(); ++d) row *= t.shape[d];
@@ -241,13 +237,25 @@ TensorData LeadingRows(const TensorData& t, int64_t lo, int64_t hi, const std::s
   return TensorFromValues(name, t.dtype, shape, role, std::vector<double>(all.begin() + lo * row, all.begin() + hi * row));
 }
 
-std::vector<OperandRule> TokenOperandsAnd(std::vector<OperandRule> rest) {
+std::vector<TensorData> TokenRows(const Case& c, int64_t lo, int64_t hi) {
+  std::vector<TensorData> v;
+  for (const char* name : kTokenInputs) v.push_back(LeadingRows(c.Get(name), lo, hi, name, Role::kInput));
+  return v;
+}
+
+TensorData OneSequence(const std::string& name, int64_t len) {
+  return TensorFromValues(name, vt::DType::kI32, {2}, Role::kInput, {0.0, static_cast<double>(len)});
+}
+
+std::vector<OperandRule> TokenOperands(std::vector<OperandRule> meta) {
   std::vector<OperandRule> v = {entry::Operand("q", entry::kFloatIn, entry::kContiguous, {3}),
                                 entry::Operand("k", entry::kFloatIn, entry::kContiguous, {3}),
                                 entry::Operand("v", entry::kFloatIn, entry::kContiguous, {3}),
                                 entry::Operand("g", entry::kF32, entry::kContiguous, {2}),
                                 entry::Operand("beta", entry::kF32, entry::kContiguous, {2})};
-  v.insert(v.end(), rest.begin(), rest.end());
+  seq::Append(v, std::move(meta));
+  seq::Append(v, {entry::Written("state", entry::kF32, entry::kContiguous, {4}),
+                  entry::Written("out", entry::kFloatOut, entry::kContiguous, {3})});
   return v;
 }
 
@@ -258,17 +266,17 @@ std::vector<ErrorCase> TokenDimErrors() {
 }
 
 std::vector<ErrorCase> CumulativeErrors(const std::string& prefix, const std::string& tensor) {
-  return {MetaError(prefix + "_first_nonzero", tensor, "start at",
+  return {seq::EditInts(prefix + "_first_nonzero", tensor, "start at",
                     [](std::vector<int64_t>& v, const Case&) { v[0] = 1; return true; }),
-          MetaError(prefix + "_last_past_end", tensor, "end at",
+          seq::EditInts(prefix + "_last_past_end", tensor, "end at",
                     [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
-          MetaError(prefix + "_not_monotonic", tensor, "non-decreasing",
+          seq::EditInts(prefix + "_not_monotonic", tensor, "non-decreasing",
                     [](std::vector<int64_t>& v, const Case&) {
                       if (v.size() < 3) return false;
                       v[v.size() - 2] = v.back() + 1;  // bounds still hold
                       return true;
                     }),
-          MetaError(prefix + "_first_step_negative", tensor, "non-decreasing",
+          seq::EditInts(prefix + "_first_step_negative", tensor, "non-decreasing",
                     [](std::vector<int64_t>& v, const Case&) {
                       if (v.size() < 3) return false;
                       v[1] = -1;
@@ -277,13 +285,13 @@ std::vector<ErrorCase> CumulativeErrors(const std::string& prefix, const std::st
 }
 
 std::vector<ErrorCase> SlotErrors(const std::string& tensor) {
-  return {MetaError(tensor + "_out_of_range", tensor, "out of range",
+  return {seq::EditInts(tensor + "_out_of_range", tensor, "out of range",
                     [](std::vector<int64_t>& v, const Case& c) {
                       if (v.empty()) return false;
                       v[v.size() / 2] = c.Get("state").shape[0];
                       return true;
                     }),
-          MetaError(tensor + "_duplicate", tensor, "duplicate",
+          seq::EditInts(tensor + "_duplicate", tensor, "duplicate",
                     [](std::vector<int64_t>& v, const Case&) {
                       for (std::size_t i = 0; i < v.size(); ++i) {
                         if (v[i] >= 0 && v.size() >= 2) {
@@ -300,15 +308,6 @@ std::vector<ErrorCase> SlotErrors(const std::string& tensor) {
 #include "harness/golden/golden_check.h"
 
 namespace vt::conform::gdn_entry {
-
-TensorData PoisonedLike(const std::string& name, vt::DType dtype, const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (int64_t e : shape) n *= e;
-  TensorData t = TensorFromValues(name, dtype, shape, Role::kOutput, std::vector<double>(static_cast<size_t>(n), 0.0));
-  t.fill = Fill::Poison();
-  std::fill(t.storage.begin(), t.storage.end(), 0xA5);
-  return t;
-}
 
 GoldenMapping MapPackedFromParts(const GoldenCase& g, Params p, const std::string& out, const std::string& state_out) {
   GoldenMapping m;
@@ -350,7 +349,7 @@ GoldenMapping MapPackedFromParts(const GoldenCase& g, Params p, const std::strin
                  GoldenTensor(g, "dt_bias", "dt_bias", Role::kInput),
                  GoldenTensor(g, "state_in", "state", Role::kInPlace),
                  TensorFromValues("state_idx", vt::DType::kI32, {batch}, Role::kInput, idx),
-                 PoisonedLike("out", q.dtype, v.shape)};
+                 seq::Poisoned("out", q.dtype, v.shape)};
   m.compare = {{"out", out}, {"state", state_out}};
   return m;
 }

@@ -1,6 +1,9 @@
-// Shared pieces of the GDN recurrence entries (gdn_prefill, gdn_decode,
-// gdn_spec_decode, gdn_packed_decode): head shapes, operand fills, the
-// baseline tolerance and the metadata (offsets, slots) generators.
+// The GDN recurrence entries (gdn_prefill, gdn_decode, gdn_spec_decode,
+// gdn_packed_decode): one builder, RecurrenceSpec, and the pieces the four
+// share - head shapes, operand fills, the baseline tolerance, the metadata
+// (offsets, slots) generators and their error cases. An entry says what
+// differs: its draws, build and run call, the recurrence it evaluates, which
+// outputs it must leave exact, its operands, error cases, claims and goldens.
 #pragma once
 
 #include <cstdint>
@@ -9,15 +12,54 @@
 #include <vector>
 
 #include "harness/catalog/entry.h"
+#include "harness/catalog/seq_entry.h"
 #include "oracles/gdn/gdn_prefill.h"
 
 namespace vt::conform::gdn_entry {
 
+// Which out rows (one per token, [Hv,Dv]) and state slots the op must leave
+// at an exact value: a NULL request's zero-filled row, a slot no request
+// writes. Those are held to equality with the f32 definition (Expected::f32,
+// infinite bound) instead of the tolerance. Empty: none.
+struct ExactRows {
+  std::vector<bool> out, state;
+};
+// Request b on slot idx[b] (< 0: NULL, its out row zero-filled). With
+// `cache`, every slot no request names is exact; without, the state's rows
+// are the requests' own (none exact).
+ExactRows SlotRows(const std::vector<int64_t>& idx, int64_t requests, int64_t slots, bool cache);
+
+// What one recurrence entry declares. RecurrenceSpec adds the rest: family
+// gdn, the generator around `draw`, the oracle (the baseline rule of out and
+// state over `truth` and `f32`, the `exact` elements held to the f32
+// definition), the f32 definition, the out/state tolerances, scale > 0, and
+// the head-shape error cases rebuilt through `build` after the entry's own.
+struct Recurrence {
+  std::string name;
+  std::string dtypes;
+  seq::Draw draw;
+  void (*build)(Case&);
+  seq::Run run;
+  oracle::GdnResult<double> (*truth)(const Case&);
+  oracle::GdnResult<float> (*f32)(const Case&);
+  ExactRows (*exact)(const Case&);
+  std::vector<OperandRule> operands;
+  std::vector<ErrorCase> errors;
+  std::vector<Claim> claims = {};
+  std::vector<GoldenAdapter> goldens = {};
+};
+OpSpec RecurrenceSpec(Recurrence r);
+
 // Draws the head shape "Hk", "ratio" (Hv = Hk * ratio), "Dk", "Dv", the
 // dtypes "qk", "v", "out", the query scale kind "sk" (rsqrt: Dk^-1/2 rounded
 // to f32, as vLLM passes it; pow2: 0.25, exact in every product), the log
-// decay range "decay" and the state's initial contents "init".
+// decay range "decay" and the state's initial contents "init", then sets
+// "scale" (ScaleOf). `packed`: no dtypes and no scale (gdn_packed_decode
+// draws its one activation dtype, then sets the scale itself).
 void DrawHeads(Params& p, Tier tier, bool packed = false);
+// A golden's head shape as DrawHeads' knobs (rsqrt scale kind, mild decay,
+// unit state: what the generator would name such a case).
+void SetHeads(Params& p, int64_t hk, int64_t hv, int64_t dk, int64_t dv);
 oracle::GdnDims Dims(const Params& p);
 float ScaleOf(const Params& p);
 // The largest token count keeping a case near `budget` multiply-adds.
@@ -26,55 +68,27 @@ int64_t TokenBudget(const Params& p, int64_t budget);
 // q, k [T,Hk,Dk] with L2-normalised rows (as the op expects), v [T,Hv,Dv],
 // g [T,Hv] (log decay <= 0 per "decay"), beta [T,Hv] in [0,1].
 void AddTokenInputs(Case& c, int64_t tokens);
+// The per-token inputs, in AddTokenInputs' order.
+inline constexpr const char* kTokenInputs[] = {"q", "k", "v", "g", "beta"};
 // The state operand [slots,Hv,Dv,Dk] (dtype `dt`), in place, per "init".
 void AddState(Case& c, int64_t slots, vt::DType dt = vt::DType::kF32);
 // out [T,Hv,Dv] of dtype "out".
 void AddOut(Case& c, int64_t tokens);
-
-// i32 metadata holding exactly `values` (kept across re-materialisation).
-TensorData& AddI32(Case& c, const std::string& name, std::vector<int64_t> shape, const std::vector<int64_t>& values);
-std::vector<int64_t> I32Values(const TensorData& t);
-// The values AddI32 declared (readable before the case is materialised).
-std::vector<int64_t> Declared(const TensorData& t);
-void SetDeclared(TensorData& t, const std::vector<int64_t>& values);
 
 // `count` distinct slots in [0, slots) in a seed-derived order; `nulls` of the
 // positions (never more than a third) replaced by -1.
 std::vector<int64_t> DrawSlots(uint64_t seed, const std::string& stream, int64_t count, int64_t slots,
                                int64_t nulls);
 
-// The baseline rule for one output: the double truth, the float evaluation,
-// and which elements the op must leave at an exact value (untouched state
-// slots, zero-filled NULL rows): those are held to equality with the f32
-// definition instead of the tolerance (Expected::f32, infinite bound).
-Expected BaselineOf(const std::vector<double>& truth, const std::vector<float>& f32, oracle::Fmt fmt,
-                    const std::vector<bool>& exact);
-// Element mask from a per-row mask (row = `row_elems` consecutive elements).
-std::vector<bool> ExpandRows(const std::vector<bool>& rows, int64_t row_elems);
-
-// The output tolerances: c = 2 over the float evaluation (why: the reason text).
-Tolerance OutTolerance();
-Tolerance StateTolerance();
-
-// Error case: rebuild the case after changing one param (a shape relation
-// broken at its source, e.g. Hk that does not divide Hv).
-ErrorCase ParamError(const std::string& name, const std::string& expect, std::function<bool(Params&)> edit,
-                     std::function<void(Case&)> build);
-// The head-shape conditions, one error case each, rebuilt through `build`:
-// Hv not a multiple of Hk, Dk = 0, Dv = 0.
-std::vector<ErrorCase> HeadErrors(std::function<void(Case&)> build);
-// Error case: edit the declared values of an i32 metadata tensor.
-ErrorCase MetaError(const std::string& name, const std::string& tensor, const std::string& expect,
-                    std::function<bool(std::vector<int64_t>&, const Case&)> edit);
-
-// Pieces the four entries declare alike.
-// The f32 definition's outputs (out, state) and their tolerances.
-std::map<std::string, std::vector<double>> OutAndStateF32(const oracle::GdnResult<float>& f);
-std::vector<OutputSpec> OutAndStateOutputs();
 // Rows [lo, hi) of dim 0 of t as a new contiguous tensor.
 TensorData LeadingRows(const TensorData& t, int64_t lo, int64_t hi, const std::string& name, Role role);
-// q, k, v [T,H,D] and g, beta [T,Hv] (float inputs, contiguous), then `rest`.
-std::vector<OperandRule> TokenOperandsAnd(std::vector<OperandRule> rest);
+// Tokens [lo, hi) of each per-token input (kTokenInputs), as new inputs.
+std::vector<TensorData> TokenRows(const Case& c, int64_t lo, int64_t hi);
+// The offsets [0, len] of one sequence: an i32 input named `name`.
+TensorData OneSequence(const std::string& name, int64_t len);
+// q, k, v [T,H,D] and g, beta [T,Hv] (float inputs, contiguous), the
+// entry's metadata `meta`, then the f32 state and out written.
+std::vector<OperandRule> TokenOperands(std::vector<OperandRule> meta);
 // The shape relations of q/k/v/g/beta/out/state, one extent broken each.
 std::vector<ErrorCase> TokenDimErrors();
 // A cumulative offsets tensor ([0, ..., T], non-decreasing): first not 0,
@@ -98,8 +112,5 @@ namespace vt::conform::gdn_entry {
 // request b): mixed_qkv = [q | k | v] per row, state_idx 0..B-1. `p` carries
 // the head shape and scale; compare out and state against `out`/`state_out`.
 GoldenMapping MapPackedFromParts(const GoldenCase& g, Params p, const std::string& out, const std::string& state_out);
-
-// A poisoned contiguous output of `dtype` shaped like `like`.
-TensorData PoisonedLike(const std::string& name, vt::DType dtype, const std::vector<int64_t>& shape);
 
 }  // namespace vt::conform::gdn_entry

@@ -8,16 +8,6 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("kda_chunk_prefill");
-    kda::Draw(p, tier, /*one_sequence=*/true);
-    p.Set("bias", *gen::Flag());  // 0: dt_bias empty ([0])
-    p.seed = *gen::Seed();
-    return p;
-  });
-}
-
 void Build(Case& c) {
   // g_raw around -2: softplus between ~0.02 and ~2, decays exp(-exp(a_log) sp)
   // from near 1 to ~0.1; the values knob adds g_raw past the guard at 20.
@@ -40,10 +30,6 @@ oracle::KdaResult<S> Eval(const Case& c) {
                                     c.params.F32("scale"));
 }
 
-OracleResult Oracle(const Case& c) { return kda::Want(Eval<double>(c), Eval<float>(c), c); }
-std::map<std::string, std::vector<double>> OracleF32(const Case& c) { return kda::F32Values(Eval<float>(c)); }
-std::vector<OutputSpec> Outputs(const Case&) { return kda::Outputs(); }
-
 // The gate evaluated alone (in f32, the gate's definition: oracle<float>),
 // then kda_gated_delta_rule on it.
 Case GateThenRecurrence(const Case& c) {
@@ -61,78 +47,65 @@ Case GateThenRecurrence(const Case& c) {
   return d;
 }
 
+// Two sequences (state [2,...], query_start_loc [3] = {0, second, T}): what
+// kda_gated_delta_rule takes, refused here (one sequence) for `expect`.
+ErrorCase TwoSequences(const std::string& name, int64_t past_t, const std::string& expect) {
+  return {name,
+          [past_t](Case& c) {
+            TensorData& st = c.Get("state");
+            st.shape[0] = 2;
+            st.SetContiguous();
+            TensorData& loc = c.Get("query_start_loc");
+            const int64_t t = c.Get("q").shape[0];
+            loc.shape = {3};
+            loc.SetContiguous();
+            loc.overrides = {{0, 0.0}, {1, static_cast<double>(t + past_t)}, {2, static_cast<double>(t)}};
+            return true;
+          },
+          expect};
+}
+
 std::vector<ErrorCase> Errors() {
-  std::vector<ErrorCase> e = kda::ShapeErrors("g_raw");
-  for (ErrorCase& m : kda::MetadataErrors(/*multi=*/false)) e.push_back(std::move(m));
-  e.push_back(mut::Dim("a_log", 0, 1));
-  // dt_bias neither [Hv*Dk] nor empty.
-  e.push_back({"dt_bias_wrong_extent",
-               [](Case& c) {
-                 TensorData& b = c.Get("dt_bias");
-                 b.shape = {c.Get("v").shape[1] * c.Get("q").shape[2] + 1};
-                 b.SetContiguous();
-                 return true;
-               },
-               "dt_bias"});
-  // Two sequences (state [2,...], query_start_loc [3] = {0, T, T}): valid for
-  // kda_gated_delta_rule, refused here (one sequence).
-  e.push_back({"state_two_sequences",
-               [](Case& c) {
-                 TensorData& st = c.Get("state");
-                 st.shape[0] = 2;
-                 st.SetContiguous();
-                 TensorData& loc = c.Get("query_start_loc");
-                 const int64_t t = c.Get("q").shape[0];
-                 loc.shape = {3};
-                 loc.SetContiguous();
-                 loc.overrides = {{0, 0.0}, {1, static_cast<double>(t)}, {2, static_cast<double>(t)}};
-                 return true;
-               },
-               "state"});
-  // The same two-sequence shape with query_start_loc {0, T + 1, T}: the
-  // bounds hold and the step down is refused (one sequence cannot step down).
-  e.push_back({"query_start_loc_decreasing_two_sequences",
-               [](Case& c) {
-                 TensorData& st = c.Get("state");
-                 st.shape[0] = 2;
-                 st.SetContiguous();
-                 TensorData& loc = c.Get("query_start_loc");
-                 const int64_t t = c.Get("q").shape[0];
-                 loc.shape = {3};
-                 loc.SetContiguous();
-                 loc.overrides = {{0, 0.0}, {1, static_cast<double>(t + 1)}, {2, static_cast<double>(t)}};
-                 return true;
-               },
-               "query_start_loc"});
-  return e;
+  return {mut::Dim("a_log", 0, 1),
+          // dt_bias neither [Hv*Dk] nor empty.
+          {"dt_bias_wrong_extent",
+           [](Case& c) {
+             TensorData& b = c.Get("dt_bias");
+             b.shape = {c.Get("v").shape[1] * c.Get("q").shape[2] + 1};
+             b.SetContiguous();
+             return true;
+           },
+           "dt_bias"},
+          // {0, T, T}: valid for kda_gated_delta_rule, one sequence too many here.
+          TwoSequences("state_two_sequences", 0, "state"),
+          // {0, T + 1, T}: the bounds hold and the step down is refused (one
+          // sequence cannot step down).
+          TwoSequences("query_start_loc_decreasing_two_sequences", 1, "query_start_loc")};
 }
 
 }  // namespace
 
 OpSpec Spec_kda_chunk_prefill() {
-  OpSpec s;
-  s.name = "kda_chunk_prefill";
-  s.family = "gdn";
-  s.dtypes = "cpu: as kda_gated_delta_rule with one sequence (state [1,Hv,Dv,Dk], query_start_loc [2]); g_raw "
-             "[T,Hv,Dk] f32, a_log [Hv] f32, dt_bias [Hv*Dk] f32 or [0]";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = Oracle;
-  s.oracle_f32 = OracleF32;
-  s.outputs = Outputs;
-  std::vector<OperandRule> ops = kda::Operands("g_raw");
-  ops.push_back(entry::Operand("a_log", entry::kF32, entry::kContiguous, {1}));
-  ops.push_back(entry::Operand("dt_bias", entry::kF32, entry::kContiguous, {1}));
-  s.contract = {ops, {entry::PositiveFinite("scale")}};
+  OpSpec s = kda::KdaSpec({
+      .name = "kda_chunk_prefill",
+      .dtypes = "cpu: as kda_gated_delta_rule with one sequence (state [1,Hv,Dv,Dk], query_start_loc [2]); g_raw "
+                "[T,Hv,Dk] f32, a_log [Hv] f32, dt_bias [Hv*Dk] f32 or [0]",
+      .gate = "g_raw",
+      .one_sequence = true,
+      .draw_more = [](Params& p, Tier) { p.Set("bias", *gen::Flag()); },  // 0: dt_bias empty ([0])
+      .build = Build,
+      .run = Run,
+      .truth = Eval<double>,
+      .f32 = Eval<float>,
+      .operands = {entry::Operand("a_log", entry::kF32, entry::kContiguous, {1}),
+                   entry::Operand("dt_bias", entry::kF32, entry::kContiguous, {1})},
+      .errors = Errors(),
+      .claims = {SameAs("gate_then_recurrence",
+                        "kda_chunk_prefill == the gate alone (f32) then kda_gated_delta_rule on it", {},
+                        "kda_gated_delta_rule", GateThenRecurrence, {{"out", "out"}, {"state", "state"}}),
+                 kda::TwoCalls()},
+  });
   s.values.edges = [](const Params&) { return std::vector<ValueBand>{{"g_raw", 17.0, 23.0}}; };
-  s.errors = Errors();
-  s.claims = {SameAs("gate_then_recurrence",
-                     "kda_chunk_prefill == the gate alone (f32) then kda_gated_delta_rule on it", {},
-                     "kda_gated_delta_rule", GateThenRecurrence, {{"out", "out"}, {"state", "state"}}),
-              kda::TwoCalls()};
-  s.goldens = {{"kda_chunk_prefill",
-                [](const GoldenCase& g) { return kda::Golden(g, "kda_chunk_prefill", "g_raw"); }}};
   return s;
 }
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "harness/catalog/glue/glue_entry.h"
 #include "harness/golden/golden_check.h"
 #include "harness/core/rng.h"
 
@@ -55,7 +54,7 @@ void Build(Case& c, const std::string& gate, Fill gate_fill) {
   c.Input(gate, vt::DType::kF32, {t, hv, dk}, gate_fill);
   c.Input("beta", vt::DType::kF32, {t, hv}, Fill::Uniform(0.0, 1.0));
   c.Add("state", vt::DType::kF32, {n, hv, dv, dk}, Role::kInPlace, Fill::Normal(0.0, 0.5));
-  glue::SetIndices(c.Input("query_start_loc", vt::DType::kI32, {n + 1}, Fill::Const(0.0)), loc);
+  seq::AddInts(c, "query_start_loc", vt::DType::kI32, {n + 1}, loc);
   c.Output("out", p.DType("out"), {t, hv, dv});
 }
 
@@ -65,16 +64,16 @@ oracle::KdaDims Dims(const Case& c) {
   return {q.shape[1], v.shape[1], q.shape[2], v.shape[2]};
 }
 
-std::vector<int64_t> Loc(const Case& c) { return glue::Indices(c.Get("query_start_loc")); }
+std::vector<int64_t> Loc(const Case& c) { return seq::Ints(c.Get("query_start_loc")); }
 
-OracleResult Want(const oracle::KdaResult<double>& truth, const oracle::KdaResult<float>& baseline,
-                      const Case& c) {
+namespace {
+
+OracleResult Want(const oracle::KdaResult<double>& truth, const oracle::KdaResult<float>& baseline) {
   OracleResult r;
   // The band in f32 (the recurrence's own error); the bf16 store's rounding
   // is applied to the band's ends by the rule itself. Measured through the
   // bf16 store, the band would be half a bf16 ulp of the largest element for
   // every element (wider than the small ones: MISTRUSTED, and blind).
-  (void)c;
   r["out"] = BaselineExpected(truth.out, std::vector<double>(baseline.out.begin(), baseline.out.end()),
                               oracle::Fmt::kF32);
   r["state"] = BaselineExpected(truth.state, std::vector<double>(baseline.state.begin(), baseline.state.end()),
@@ -117,48 +116,10 @@ std::vector<OperandRule> Operands(const std::string& gate) {
           Written("out", kFloatOut, kContiguous, {3})};
 }
 
-namespace {
-
-// Set one extent of several tensors (a relation kept intact except the one
-// condition the case breaks).
-ErrorCase Extent(const std::string& name, std::vector<std::pair<std::string, int>> dims, int64_t value,
-                 const std::string& expect, std::function<bool(const Case&)> applies = {}) {
-  return {name,
-          [=](Case& c) {
-            if (applies && !applies(c)) return false;
-            for (const auto& [t, d] : dims) {
-              c.Get(t).shape[static_cast<std::size_t>(d)] = value;
-              c.Get(t).SetContiguous();
-            }
-            return true;
-          },
-          expect};
-}
-
-// The values glue::SetIndices declared (fill + overrides): readable before
-// the case is materialised, which is when error cases edit it.
-std::vector<int64_t> Declared(const TensorData& t) {
-  std::vector<int64_t> v(static_cast<std::size_t>(t.Numel()), static_cast<int64_t>(t.fill.a));
-  for (const auto& [k, x] : t.overrides) {
-    if (k >= 0 && k < static_cast<int64_t>(v.size())) v[static_cast<std::size_t>(k)] = static_cast<int64_t>(x);
-  }
-  return v;
-}
-
 ErrorCase LocError(const std::string& name, std::function<bool(std::vector<int64_t>&)> edit) {
-  return {name,
-          [=](Case& c) {
-            TensorData& t = c.Get("query_start_loc");
-            std::vector<int64_t> loc = Declared(t);
-            if (loc.empty()) return false;
-            if (!edit(loc)) return false;
-            glue::SetIndices(t, loc);
-            return true;
-          },
-          "query_start_loc"};
+  return seq::EditInts(name, "query_start_loc", "query_start_loc",
+                       [edit](std::vector<int64_t>& loc, const Case&) { return !loc.empty() && edit(loc); });
 }
-
-}  // namespace
 
 std::vector<ErrorCase> ShapeErrors(const std::string& gate) {
   return {mut::Dim("k", 0, 1),    mut::Dim("k", 1, 1),     mut::Dim("k", 2, -1),     mut::Dim("v", 0, 1),
@@ -167,10 +128,10 @@ std::vector<ErrorCase> ShapeErrors(const std::string& gate) {
           mut::Dim("beta", 1, -1), mut::Dim("state", 1, 1), mut::Dim("state", 2, -1), mut::Dim("state", 3, 1),
           mut::Dim("query_start_loc", 0, 1),
           // Hk = 0 (q and k), Dk = 0 (q), Dv = 0 (v), Hv = 0 (v): each refused by its own check.
-          Extent("no_key_heads", {{"q", 1}, {"k", 1}}, 0, "q"),
-          Extent("no_key_channels", {{"q", 2}}, 0, "q"),
-          Extent("no_value_channels", {{"v", 2}}, 0, "v"),
-          Extent("no_value_heads", {{"v", 1}}, 0, "v"),
+          seq::ZeroExtents("no_key_heads", {{"q", 1}, {"k", 1}}, "q"),
+          seq::ZeroExtents("no_key_channels", {{"q", 2}}, "q"),
+          seq::ZeroExtents("no_value_channels", {{"v", 2}}, "v"),
+          seq::ZeroExtents("no_value_heads", {{"v", 1}}, "v"),
           // Hv not a multiple of Hk (Hk = 2, Hv odd), the rest consistent with Hv.
           {"value_heads_not_multiple_of_key_heads",
            [gate](Case& c) {
@@ -221,8 +182,6 @@ std::vector<ErrorCase> MetadataErrors(bool multi) {
   }));
   return e;
 }
-
-namespace {
 
 // Rows [begin, end) of t's leading dim as a contiguous copy.
 TensorData Rows(const TensorData& t, int64_t begin, int64_t end) {
@@ -315,6 +274,12 @@ Claim TwoCalls() {
   return claim;
 }
 
+namespace {
+
+// vt-golden regen's KDA goldens (golden/regen/vt_regen/ops_ssm.py, fla's
+// fused_recurrent_kda [after fused_kda_gate] through the Triton interpreter):
+// q, k, v (one dtype), the gate tensor `gate` ("g" or "g_raw"), beta,
+// state_in, query_start_loc [, A_log, dt_bias]; compared: out, state_out.
 GoldenMapping Golden(const GoldenCase& g, const std::string& op, const std::string& gate) {
   if (g.ArgBool("use_qk_l2norm_in_kernel", false)) {
     throw GoldenUnsupported("q/k normalised inside the kernel (the KDA ops take pre-normalised q/k)");
@@ -335,7 +300,7 @@ GoldenMapping Golden(const GoldenCase& g, const std::string& op, const std::stri
   p.Set("Dv", v.shape[2]);
   p.Set("scale", g.ArgNum("scale", 1.0 / std::sqrt(static_cast<double>(q.shape[2]))));
   TensorData loc = GoldenTensor(g, "query_start_loc", "query_start_loc", Role::kInput);
-  const std::vector<int64_t> off = glue::Indices(loc);
+  const std::vector<int64_t> off = seq::Ints(loc);
   std::vector<int64_t> lens;
   for (std::size_t s = 0; s + 1 < off.size(); ++s) lens.push_back(off[s + 1] - off[s]);
   p.Set("lens", lens);
@@ -354,6 +319,29 @@ GoldenMapping Golden(const GoldenCase& g, const std::string& op, const std::stri
   m.compare = {{"out", "out"}, {"state", "state_out"}};
   PerOutputTol(g, m);
   return m;
+}
+
+}  // namespace
+
+OpSpec KdaSpec(KdaOp k) {
+  const bool one_sequence = k.one_sequence;
+  const seq::Draw shared = [one_sequence](Params& p, Tier tier) { Draw(p, tier, one_sequence); };
+  OpSpec s = seq::Basics(k.name, "gdn", k.dtypes, seq::Then(shared, k.draw_more), k.build, k.run);
+  const auto truth = k.truth;
+  const auto f32 = k.f32;
+  s.oracle = [truth, f32](const Case& c) { return Want(truth(c), f32(c)); };
+  s.oracle_f32 = [f32](const Case& c) { return F32Values(f32(c)); };
+  s.outputs = [](const Case&) { return Outputs(); };
+  std::vector<OperandRule> operands = Operands(k.gate);
+  seq::Append(operands, k.operands);
+  s.contract = {operands, {entry::PositiveFinite("scale")}};
+  s.errors = ShapeErrors(k.gate);
+  seq::Append(s.errors, MetadataErrors(/*multi=*/!one_sequence));
+  seq::Append(s.errors, k.errors);
+  s.claims = k.claims;
+  const std::string name = k.name, gate = k.gate;
+  s.goldens = {{name, [name, gate](const GoldenCase& g) { return Golden(g, name, gate); }}};
+  return s;
 }
 
 }  // namespace vt::conform::kda

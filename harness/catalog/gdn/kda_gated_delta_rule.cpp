@@ -9,15 +9,6 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("kda_gated_delta_rule");
-    kda::Draw(p, tier, /*one_sequence=*/false);
-    p.seed = *gen::Seed();
-    return p;
-  });
-}
-
 // Log decays in [-1, 0]: per-channel factors between 0.37 and 1, distinct per
 // channel so that a decay read from the wrong channel shows.
 void Build(Case& c) { kda::Build(c, "g", Fill::Uniform(-1.0, 0.0)); }
@@ -33,10 +24,6 @@ oracle::KdaResult<S> Eval(const Case& c) {
                                       c.Get("v").Values(), entry::Inputs<S>(c.Get("g").Values()),
                                       c.Get("beta").Values(), c.Get("state").Values(), c.params.F32("scale"));
 }
-
-OracleResult Oracle(const Case& c) { return kda::Want(Eval<double>(c), Eval<float>(c), c); }
-std::map<std::string, std::vector<double>> OracleF32(const Case& c) { return kda::F32Values(Eval<float>(c)); }
-std::vector<OutputSpec> Outputs(const Case&) { return kda::Outputs(); }
 
 // KDA with one decay for all Dk channels of a (token, head) is GDN: with g
 // broadcast from channel 0, this op's out and final state == gdn_prefill's
@@ -83,24 +70,18 @@ Claim EqualDecayIsGdn() {
 }  // namespace
 
 OpSpec Spec_kda_gated_delta_rule() {
-  OpSpec s;
-  s.name = "kda_gated_delta_rule";
-  s.family = "gdn";
-  s.dtypes = "cpu: q/k [T,Hk,Dk], v [T,Hv,Dv] f32/f16/bf16; g [T,Hv,Dk], beta [T,Hv] f32; state [N,Hv,Dv,Dk] "
-             "f32 in place; query_start_loc i32 [N+1]; out [T,Hv,Dv] f32/bf16";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = Oracle;
-  s.oracle_f32 = OracleF32;
-  s.outputs = Outputs;
-  s.contract = {kda::Operands("g"), {entry::PositiveFinite("scale")}};
-  s.errors = kda::ShapeErrors("g");
-  for (ErrorCase& e : kda::MetadataErrors(/*multi=*/true)) s.errors.push_back(std::move(e));
-  s.claims = {kda::SequenceSlice(), kda::TwoCalls(), EqualDecayIsGdn()};
-  s.goldens = {{"kda_gated_delta_rule",
-                [](const GoldenCase& g) { return kda::Golden(g, "kda_gated_delta_rule", "g"); }}};
-  return s;
+  return kda::KdaSpec({
+      .name = "kda_gated_delta_rule",
+      .dtypes = "cpu: q/k [T,Hk,Dk], v [T,Hv,Dv] f32/f16/bf16; g [T,Hv,Dk], beta [T,Hv] f32; state [N,Hv,Dv,Dk] "
+                "f32 in place; query_start_loc i32 [N+1]; out [T,Hv,Dv] f32/bf16",
+      .gate = "g",
+      .one_sequence = false,
+      .build = Build,
+      .run = Run,
+      .truth = Eval<double>,
+      .f32 = Eval<float>,
+      .claims = {kda::SequenceSlice(), kda::TwoCalls(), EqualDecayIsGdn()},
+  });
 }
 
 }  // namespace vt::conform

@@ -86,7 +86,7 @@ Claim IteratedStateUpdate() {
 
     const TensorData& xt = c.Get("x");
     const int64_t H = xt.shape[1], P = xt.shape[2], G = c.Get("B").shape[1], N = c.Get("B").shape[2];
-    const V cu = Ints(c.Get("cu_seqlens"));
+    const V cu = seq::Ints(c.Get("cu_seqlens"));
     const int64_t S = static_cast<int64_t>(cu.size()) - 1, T = cu.back();
     const std::vector<float> x = AsF32(xt), B = AsF32(c.Get("B")), C = AsF32(c.Get("C")), dt = EffectiveDt(c);
     std::vector<float> A = AsF32(c.Get("A"));
@@ -180,7 +180,7 @@ Claim VarlenEqualsAlone() {
   cl.check = [](const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
     const Execution full = Execute(op, c, ctx);
     if (!full.guard_error.empty()) return ClaimOutcome::Violated(full.guard_error);
-    const V cu = Ints(c.Get("cu_seqlens")), ccs = Ints(c.Get("cu_chunk_seqlens"));
+    const V cu = seq::Ints(c.Get("cu_seqlens")), ccs = seq::Ints(c.Get("cu_chunk_seqlens"));
     const int64_t S = static_cast<int64_t>(cu.size()) - 1;
     for (int64_t b = 0; b < S; ++b) {
       Case one = c;

@@ -67,72 +67,43 @@ std::vector<int64_t> DrawLens(Tier tier, int64_t cs) {
   return lens;
 }
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("mamba2_chunk_scan");
-    p.Set("x", *gen::FloatIn());
-    p.Set("dt", *gen::FloatIn());
-    p.Set("out", *gen::FloatOut());
-    p.Set("state", *gen::FloatOut());
-    const std::string dist = *gen::Pick(std::vector<std::string>{"normal", "normal", "large_dt", "small_a", "overflow"});
-    const int64_t cs = tier == Tier::kSmoke ? *gen::Pick(V{4, 8}) : *gen::Pick(V{4, 8, 16, 1, 2, 64, 256});
-    p.Set("cs", cs);
-    const std::vector<int64_t> lens = DrawLens(tier, cs);
-    p.Set("lens", Json(lens));
-    p.Set("chunking", *gen::Pick(std::vector<std::string>{"vllm", "vllm", "per_seq"}));
-    const int64_t h = *gen::Pick(V{1, 2, 4, 3, 8});
-    p.Set("H", h);
-    V groups;
-    for (int64_t g = 1; g <= h; ++g) {
-      if (h % g == 0) groups.push_back(g);
-    }
-    p.Set("G", *gen::Pick(groups));
-    p.Set("P", *gen::Pick(V{1, 2, 3, 8, 16}));
-    p.Set("N", *gen::Pick(V{1, 4, 8, 16, 17}));
-    p.Set("D", *gen::Pick(std::vector<std::string>{"none", "h", "hp"}));
-    p.Set("z", *gen::Flag());
-    p.Set("dt_bias", *gen::Flag());
-    p.Set("softplus", *gen::Flag());
-    const int64_t clamp = *gen::Pick(V{0, 0, 1, 2});
-    p.Set("dt_min", clamp == 1 ? 0.001 : clamp == 2 ? 0.05 : 0.0);
-    if (clamp == 1) p.Set("dt_max", 0.1);
-    p.Set("init", *gen::Flag());
-    p.Set("dist", dist);
-    p.seed = *gen::Seed();
-    return p;
-  });
-}
-
-V CuSeqlens(const Params& p) {
-  V cu = {0};
-  for (const auto& len : p.args.at("lens")) cu.push_back(cu.back() + len.get<int64_t>());
-  return cu;
+// After the dtypes (MambaSpec).
+void Draw(Params& p, Tier tier) {
+  const std::string dist = *gen::Pick(std::vector<std::string>{"normal", "normal", "large_dt", "small_a", "overflow"});
+  const int64_t cs = tier == Tier::kSmoke ? *gen::Pick(V{4, 8}) : *gen::Pick(V{4, 8, 16, 1, 2, 64, 256});
+  p.Set("cs", cs);
+  const std::vector<int64_t> lens = DrawLens(tier, cs);
+  p.Set("lens", Json(lens));
+  p.Set("chunking", *gen::Pick(std::vector<std::string>{"vllm", "vllm", "per_seq"}));
+  mamba::DrawHeads(p);
+  p.Set("P", *gen::Pick(V{1, 2, 3, 8, 16}));
+  p.Set("N", *gen::Pick(V{1, 4, 8, 16, 17}));
+  p.Set("D", *gen::Pick(std::vector<std::string>{"none", "h", "hp"}));
+  mamba::DrawOptions(p);
+  const int64_t clamp = *gen::Pick(V{0, 0, 1, 2});
+  p.Set("dt_min", clamp == 1 ? 0.001 : clamp == 2 ? 0.05 : 0.0);
+  if (clamp == 1) p.Set("dt_max", 0.1);
+  p.Set("init", *gen::Flag());
+  p.Set("dist", dist);
 }
 
 void Build(Case& c) {
   const Params& p = c.params;
-  const V cu = CuSeqlens(p);
+  const V cu = seq::Cumulative(seq::IntList(p, "lens"));
   const int64_t T = cu.back(), S = static_cast<int64_t>(cu.size()) - 1;
-  const int64_t H = p.Int("H"), G = p.Int("G"), P = p.Int("P"), N = p.Int("N");
+  const int64_t H = p.Int("H"), P = p.Int("P"), N = p.Int("N");
   const mamba::ChunkMetadata m = p.Str("chunking") == "per_seq"
                                      ? mamba::PerSequenceChunkMetadata(cu, p.Int("cs"))
                                      : mamba::VarlenChunkMetadata(cu, p.Int("cs"));
-  const vt::DType act = p.DType("x"), state = p.DType("state");
-  c.Input("x", act, {T, H, P}, Fill::Normal(0.0, 1.0));
-  c.Input("dt", p.DType("dt"), {T, H}, mamba::DtFill(p));
-  c.Input("A", vt::DType::kF32, {H}, mamba::AFill(p));
-  c.Input("B", act, {T, G, N}, Fill::Normal(0.0, 1.0));
-  c.Input("C", act, {T, G, N}, Fill::Normal(0.0, 1.0));
-  if (p.Str("D") == "h") c.Input("D", vt::DType::kF32, {H}, Fill::Normal(0.0, 1.0));
-  if (p.Str("D") == "hp") c.Input("D", vt::DType::kF32, {H, P}, Fill::Normal(0.0, 1.0));
-  if (p.Flag("z")) c.Input("z", act, {T, H, P}, Fill::Normal(0.0, 1.0));
-  if (p.Flag("dt_bias")) c.Input("dt_bias", vt::DType::kF32, {H}, mamba::BiasFill(p));
+  const vt::DType state = p.DType("state");
+  const std::string d = p.Str("D");
+  mamba::AddInputs(c, T, d == "h" ? V{H} : d == "hp" ? V{H, P} : V{});
   if (p.Flag("init")) c.Input("initial_states", state, {S, H, P, N}, Fill::Normal(0.0, 1.0));
-  mamba::SetInts(c.Input("cu_seqlens", vt::DType::kI32, {S + 1}, Fill::Const(0)), cu);
   const int64_t nchunks = static_cast<int64_t>(m.seq_idx.size());
-  mamba::SetInts(c.Input("cu_chunk_seqlens", vt::DType::kI32, {nchunks + 1}, Fill::Const(0)), m.cu_chunk_seqlens);
-  mamba::SetInts(c.Input("last_chunk_indices", vt::DType::kI32, {S}, Fill::Const(0)), m.last_chunk_indices);
-  mamba::SetInts(c.Input("seq_idx", vt::DType::kI32, {nchunks}, Fill::Const(0)), m.seq_idx);
+  seq::AddInts(c, "cu_seqlens", vt::DType::kI32, {S + 1}, cu);
+  seq::AddInts(c, "cu_chunk_seqlens", vt::DType::kI32, {nchunks + 1}, m.cu_chunk_seqlens);
+  seq::AddInts(c, "last_chunk_indices", vt::DType::kI32, {S}, m.last_chunk_indices);
+  seq::AddInts(c, "seq_idx", vt::DType::kI32, {nchunks}, m.seq_idx);
   c.Output("out", p.DType("out"), {T, H, P});
   c.Output("final_states", state, {S, H, P, N});
 }
@@ -144,11 +115,6 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
                       mamba::Args(ws.params()));
 }
 
-std::vector<double> ValuesOr(const Case& c, const std::string& name) {
-  const TensorData* t = c.Find(name);
-  return t == nullptr ? std::vector<double>() : t->Values();
-}
-
 oracle::Mamba2ScanProblem Problem(const Case& c) {
   const Params& p = c.params;
   oracle::Mamba2ScanProblem q;
@@ -158,11 +124,11 @@ oracle::Mamba2ScanProblem Problem(const Case& c) {
   q.S = c.Get("final_states").shape[0];
   q.x = x.Values(), q.dt = c.Get("dt").Values(), q.A = c.Get("A").Values();
   q.B = B.Values(), q.C = c.Get("C").Values();
-  q.D = ValuesOr(c, "D"), q.z = ValuesOr(c, "z"), q.dt_bias = ValuesOr(c, "dt_bias");
-  q.init = ValuesOr(c, "initial_states");
+  q.D = mamba::ValuesOr(c, "D"), q.z = mamba::ValuesOr(c, "z"), q.dt_bias = mamba::ValuesOr(c, "dt_bias");
+  q.init = mamba::ValuesOr(c, "initial_states");
   q.d_per_channel = c.Find("D") != nullptr && c.Get("D").shape.size() == 2;
-  q.cu_seqlens = mamba::Ints(c.Get("cu_seqlens"));
-  q.cu_chunk_seqlens = mamba::Ints(c.Get("cu_chunk_seqlens"));
+  q.cu_seqlens = seq::Ints(c.Get("cu_seqlens"));
+  q.cu_chunk_seqlens = seq::Ints(c.Get("cu_chunk_seqlens"));
   const vt::Mamba2Args a = mamba::Args(p);
   q.dt_softplus = a.dt_softplus;
   q.dt_min = a.dt_min, q.dt_max = a.dt_max;
@@ -324,31 +290,22 @@ Claim ToleranceIsSharp() {
   return cl;
 }
 
-int64_t Count(const Case& c, const std::string& name) { return static_cast<int64_t>(mamba::Ints(c.Get(name)).size()); }
+int64_t Count(const Case& c, const std::string& name) { return static_cast<int64_t>(seq::Ints(c.Get(name)).size()); }
 
+// After the shared ones (MambaSpec).
 std::vector<ErrorCase> Errors() {
-  using mamba::EditInts;
-  using mamba::Rebuilt;
-  using mamba::SetArg;
   std::vector<ErrorCase> e = {
-      SetArg("tp_world_size_2", "tp", 2, "tp_world_size"),
       ErrorCase("chunk_size_not_pow2", [](Case& c) {
         c.params.Set("cs", c.params.Int("cs") * 3);  // larger: the chunks still fit
         return true;
       }, "chunk_size"),
-      SetArg("chunk_size_0", "cs", 0, "chunk_size"),
-      SetArg("dt_min_negative", "dt_min", -0.25, "dt_min"),
-      SetArg("dt_min_nan", "dt_min", std::nan(""), "dt_min"),
-      SetArg("dt_max_below_dt_min", "dt_max", -1.0, "dt_max"),
-      SetArg("dt_max_nan", "dt_max", std::nan(""), "dt_max"),
-      Rebuilt("head_dim_0", [](Params& p) { p.Set("P", 0); return true; }, Build, "x [T,H,P]"),
-      Rebuilt("groups_not_dividing_heads", [](Params& p) { p.Set("G", p.Int("H") + 1); return true; }, Build,
-              "G > 0 dividing H"),
-      Rebuilt("state_dim_0", [](Params& p) { p.Set("N", 0); return true; }, Build, "N > 0"),
-      mut::Dim("dt", 1, 1), mut::Dim("dt", 0, 1), mut::Dim("A", 0, 1), mut::Dim("B", 0, 1),
-      mut::Dim("C", 2, 1), mut::Dim("C", 1, 1), mut::Dim("out", 2, 1), mut::Dim("out", 0, -1),
-      mut::Dim("final_states", 3, 1), mut::Dim("final_states", 1, 1), mut::Dim("D", 0, 1),
-      mut::Dim("D", 1, 1), mut::Dim("z", 1, 1), mut::Dim("dt_bias", 0, 1),
+      seq::SetArg("chunk_size_0", "cs", 0, "chunk_size"),
+      seq::SetArg("dt_min_negative", "dt_min", -0.25, "dt_min"),
+      seq::SetArg("dt_min_nan", "dt_min", std::nan(""), "dt_min"),
+      seq::SetArg("dt_max_below_dt_min", "dt_max", -1.0, "dt_max"),
+      seq::SetArg("dt_max_nan", "dt_max", std::nan(""), "dt_max"),
+      mut::Dim("C", 1, 1), mut::Dim("out", 0, -1), mut::Dim("final_states", 3, 1), mut::Dim("final_states", 1, 1),
+      mut::Dim("D", 1, 1), mut::Dim("z", 1, 1),
       mut::Dim("initial_states", 0, 1), mut::Dim("cu_seqlens", 0, 1), mut::Dim("last_chunk_indices", 0, 1),
       mut::Dim("seq_idx", 0, 1), mut::Dim("seq_idx", 0, -1),
       ErrorCase("cu_chunk_seqlens_single_entry", [](Case& c) {
@@ -358,15 +315,15 @@ std::vector<ErrorCase> Errors() {
         return true;
       }, "cu_chunk_seqlens"),
       // -- metadata values (each breaks one rule of the validator's list) --
-      EditInts("chunk_bounds_past_T", "cu_chunk_seqlens", [](V& v, const Case&) { v.back() += 1; return true; },
-               "cu_chunk_seqlens must start"),
-      EditInts("chunk_empty", "cu_chunk_seqlens", [](V& v, const Case&) {
+      seq::EditInts("chunk_bounds_past_T", "cu_chunk_seqlens", "cu_chunk_seqlens must start",
+                    [](V& v, const Case&) { v.back() += 1; return true; }),
+      seq::EditInts("chunk_empty", "cu_chunk_seqlens", "1..chunk_size", [](V& v, const Case&) {
         if (v.size() < 3) return false;
         v[1] = v[0];  // chunk 0 empty (chunk 1 grows)
         return true;
-      }, "1..chunk_size"),
+      }),
       ErrorCase("chunk_longer_than_chunk_size", [](Case& c) {
-        const V ccs = mamba::Ints(c.Get("cu_chunk_seqlens"));
+        const V ccs = seq::Ints(c.Get("cu_chunk_seqlens"));
         int64_t longest = 0;
         for (std::size_t k = 0; k + 1 < ccs.size(); ++k) longest = std::max(longest, ccs[k + 1] - ccs[k]);
         if (longest < 2) return false;
@@ -375,39 +332,38 @@ std::vector<ErrorCase> Errors() {
         c.params.Set("cs", cs);  // still a power of two, now shorter than one chunk
         return true;
       }, "1..chunk_size"),
-      EditInts("seqlens_bounds_past_T", "cu_seqlens", [](V& v, const Case&) { v.back() += 1; return true; },
-               "cu_seqlens must start"),
-      EditInts("seqlens_not_monotone", "cu_seqlens", [](V& v, const Case&) {
+      seq::EditInts("seqlens_bounds_past_T", "cu_seqlens", "cu_seqlens must start",
+                    [](V& v, const Case&) { v.back() += 1; return true; }),
+      seq::EditInts("seqlens_not_monotone", "cu_seqlens", "non-decreasing", [](V& v, const Case&) {
         if (v.size() < 3) return false;
         v[1] = v[2] + 1;
         return true;
-      }, "non-decreasing"),
-      EditInts("seqlens_empty_sequence", "cu_seqlens", [](V& v, const Case&) {
+      }),
+      seq::EditInts("seqlens_empty_sequence", "cu_seqlens", "empty sequences", [](V& v, const Case&) {
         if (v.size() < 3) return false;
         v[1] = v[0];
         return true;
-      }, "empty sequences"),
-      Rebuilt("empty_sequence_as_vllm_builds_it", [](Params& p) {
+      }),
+      seq::Rebuilt("empty_sequence_as_vllm_builds_it", "empty sequences", [](Params& p) {
         Json lens = p.args.at("lens");
         lens.push_back(0);
         p.Set("lens", lens);
         return true;
-      }, Build, "empty sequences"),
-      EditInts("seq_idx_past_S", "seq_idx", [](V& v, const Case& c) {
+      }, Build),
+      seq::EditInts("seq_idx_past_S", "seq_idx", "seq_idx entries", [](V& v, const Case& c) {
         v.back() = Count(c, "last_chunk_indices");
         return true;
-      }, "seq_idx entries"),
-      EditInts("seq_idx_negative", "seq_idx", [](V& v, const Case&) { v.front() = -1; return true; },
-               "seq_idx entries"),
-      EditInts("last_chunk_past_nchunks", "last_chunk_indices", [](V& v, const Case& c) {
-        v.back() = Count(c, "seq_idx");
-        return true;
-      }, "last_chunk_indices entries"),
-      EditInts("last_chunk_minus_one", "last_chunk_indices", [](V& v, const Case&) {
-        v.front() = -1;
-        return true;
-      }, "last_chunk_indices entries"),
-      EditInts("last_chunk_not_increasing", "last_chunk_indices", [](V& v, const Case& c) {
+      }),
+      seq::EditInts("seq_idx_negative", "seq_idx", "seq_idx entries",
+                    [](V& v, const Case&) { v.front() = -1; return true; }),
+      seq::EditInts("last_chunk_past_nchunks", "last_chunk_indices", "last_chunk_indices entries",
+                    [](V& v, const Case& c) {
+                      v.back() = Count(c, "seq_idx");
+                      return true;
+                    }),
+      seq::EditInts("last_chunk_minus_one", "last_chunk_indices", "last_chunk_indices entries",
+                    [](V& v, const Case&) { v.front() = -1; return true; }),
+      seq::EditInts("last_chunk_not_increasing", "last_chunk_indices", "strictly increasing", [](V& v, const Case& c) {
         if (v.size() >= 2) {
           v[0] = v[1];
         } else if (Count(c, "seq_idx") >= 2) {
@@ -416,13 +372,13 @@ std::vector<ErrorCase> Errors() {
           return false;
         }
         return true;
-      }, "strictly increasing"),
-      EditInts("seq_idx_inconsistent", "seq_idx", [](V& v, const Case& c) {
+      }),
+      seq::EditInts("seq_idx_inconsistent", "seq_idx", "seq_idx must name", [](V& v, const Case& c) {
         if (Count(c, "last_chunk_indices") < 2) return false;
         v.front() = 1;
         return true;
-      }, "seq_idx must name"),
-      EditInts("chunk_crosses_sequence", "cu_seqlens", [](V& v, const Case&) {
+      }),
+      seq::EditInts("chunk_crosses_sequence", "cu_seqlens", "crosses a sequence boundary", [](V& v, const Case&) {
         if (v.size() < 3) return false;
         if (v[2] - v[1] >= 2) {
           v[1] += 1;
@@ -432,7 +388,7 @@ std::vector<ErrorCase> Errors() {
           return false;
         }
         return true;
-      }, "crosses a sequence boundary"),
+      }),
       ErrorCase("A_zero", [](Case& c) {
         c.Get("A").overrides.push_back({c.Get("A").Numel() - 1, 0.0});
         return true;
@@ -451,35 +407,20 @@ std::vector<ErrorCase> Errors() {
 // args chunk_size, dt_softplus, dt_min, dt_max (null: +inf).
 GoldenMapping GoldenScan(const GoldenCase& g) {
   GoldenMapping m;
-  const TensorData& x = g.Get("x");
-  const TensorData& B = g.Get("B");
-  if (g.Get("dt").dtype != x.dtype || B.dtype != x.dtype || g.Get("C").dtype != x.dtype ||
-      (g.Has("z") && g.Get("z").dtype != x.dtype)) {
-    throw GoldenUnsupported("x, B, C, z of different dtypes (the catalog draws one activation dtype)");
-  }
+  mamba::RequireOneActivationDtype(g, {"dt", "B", "C"});
   const TensorData& fs = g.Get("final_states");
   if (g.Has("initial_states") && g.Get("initial_states").dtype != fs.dtype) {
     throw GoldenUnsupported("initial and final states of different dtypes");
   }
   Params p("mamba2_chunk_scan");
-  p.Set("x", DTypeKey(x));
-  p.Set("dt", DTypeKey(g.Get("dt")));
-  p.Set("out", DTypeKey(GoldenOutputLike(g, "out", "out")));
-  p.Set("state", DTypeKey(fs));
+  mamba::SetGoldenDtypes(p, g, "final_states");
   p.Set("cs", static_cast<int64_t>(g.ArgNum("chunk_size", 0)));
-  const std::vector<int64_t> cu = mamba::Ints(g.Get("cu_seqlens"));
+  const std::vector<int64_t> cu = seq::Ints(g.Get("cu_seqlens"));
   std::vector<int64_t> lens;
   for (std::size_t s = 0; s + 1 < cu.size(); ++s) lens.push_back(cu[s + 1] - cu[s]);
   p.Set("lens", Json(lens));
   p.Set("chunking", "vllm");
-  p.Set("H", x.shape[1]);
-  p.Set("G", B.shape[1]);
-  p.Set("P", x.shape[2]);
-  p.Set("N", B.shape[2]);
-  p.Set("D", !g.Has("D") ? "none" : g.Get("D").shape.size() == 2 ? "hp" : "h");
-  p.Set("z", g.Has("z") ? 1 : 0);
-  p.Set("dt_bias", g.Has("dt_bias") ? 1 : 0);
-  p.Set("softplus", g.ArgBool("dt_softplus", false) ? 1 : 0);
+  mamba::SetGoldenShape(p, g, !g.Has("D") ? "none" : g.Get("D").shape.size() == 2 ? "hp" : "h");
   p.Set("dt_min", g.ArgNum("dt_min", 0.0));
   const double dt_max = g.ArgNum("dt_max", std::numeric_limits<double>::infinity());
   if (std::isfinite(dt_max)) p.Set("dt_max", dt_max);
@@ -503,35 +444,29 @@ OpSpec Spec_mamba2_chunk_scan() {
   using entry::Operand;
   using entry::Written;
   const std::vector<vt::DType> i32 = {vt::DType::kI32};
-  OpSpec s;
-  s.name = "mamba2_chunk_scan";
-  s.family = "mamba";
-  s.dtypes = "cpu: x/dt/B/C/z f32/f16/bf16; A/D/dt_bias f32; out, final_states/initial_states f32/bf16; metadata i32";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = Oracle;
-  s.outputs = Outputs;
-  s.contract = {{Operand("x", entry::kFloatIn, entry::kContiguous, {3}),
-                 Operand("dt", entry::kFloatIn, entry::kContiguous, {2}),
-                 Operand("A", entry::kF32, entry::kContiguous, {1}),
-                 Operand("B", entry::kFloatIn, entry::kContiguous, {3}),
-                 Operand("C", entry::kFloatIn, entry::kContiguous, {3}),
-                 Operand("D", entry::kF32, entry::kContiguous, {1, 2}),
-                 Operand("z", entry::kFloatIn, entry::kContiguous, {3}),
-                 Operand("dt_bias", entry::kF32, entry::kContiguous, {1}),
-                 Operand("initial_states", entry::kFloatOut, entry::kContiguous, {4}),
-                 Operand("cu_seqlens", i32, entry::kContiguous, {1}),
-                 Operand("cu_chunk_seqlens", i32, entry::kContiguous, {1}),
-                 Operand("last_chunk_indices", i32, entry::kContiguous, {1}),
-                 Operand("seq_idx", i32, entry::kContiguous, {1}),
-                 Written("out", entry::kFloatOut, entry::kContiguous, {3}),
-                 Written("final_states", entry::kFloatOut, entry::kContiguous, {4})},
-                {}};
-  s.errors = Errors();
-  s.claims = mamba::ChunkScanClaims(Build);
+  OpSpec s = mamba::MambaSpec({
+      .name = "mamba2_chunk_scan",
+      .dtypes = "cpu: x/dt/B/C/z f32/f16/bf16; A/D/dt_bias f32; out, final_states/initial_states f32/bf16; metadata "
+                "i32",
+      .draw = Draw,
+      .build = Build,
+      .run = Run,
+      .oracle = Oracle,
+      .outputs = Outputs,
+      .d_ranks = {1, 2},
+      .operands = {Operand("initial_states", entry::kFloatOut, entry::kContiguous, {4}),
+                   Operand("cu_seqlens", i32, entry::kContiguous, {1}),
+                   Operand("cu_chunk_seqlens", i32, entry::kContiguous, {1}),
+                   Operand("last_chunk_indices", i32, entry::kContiguous, {1}),
+                   Operand("seq_idx", i32, entry::kContiguous, {1}),
+                   Written("out", entry::kFloatOut, entry::kContiguous, {3}),
+                   Written("final_states", entry::kFloatOut, entry::kContiguous, {4})},
+      .x_shape = "x [T,H,P]",
+      .errors = Errors(),
+      .claims = mamba::ChunkScanClaims(Build),
+      .goldens = {{"mamba2_chunk_scan", GoldenScan}},
+  });
   s.claims.push_back(ToleranceIsSharp());
-  s.goldens = {{"mamba2_chunk_scan", GoldenScan}};
   return s;
 }
 

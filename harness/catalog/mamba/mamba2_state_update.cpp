@@ -19,32 +19,15 @@ namespace {
 
 using V = std::vector<int64_t>;
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("mamba2_state_update");
-    p.Set("x", *gen::FloatIn());
-    p.Set("dt", *gen::FloatIn());
-    p.Set("out", *gen::FloatOut());
-    p.Set("state", *gen::FloatOut());
-    p.Set("Nb", *gen::Pick(tier == Tier::kSmoke ? V{1, 2, 3} : V{1, 2, 3, 4, 7, 8, 16, 33}));
-    const int64_t h = *gen::Pick(V{1, 2, 4, 3, 8});
-    p.Set("H", h);
-    V groups;
-    for (int64_t g = 1; g <= h; ++g) {
-      if (h % g == 0) groups.push_back(g);
-    }
-    p.Set("G", *gen::Pick(groups));
-    p.Set("P", *gen::Pick(V{1, 2, 3, 8, 16, 64}));
-    p.Set("N", *gen::Pick(V{1, 4, 8, 16, 17, 128}));
-    p.Set("D", *gen::Flag());
-    p.Set("z", *gen::Flag());
-    p.Set("dt_bias", *gen::Flag());
-    p.Set("softplus", *gen::Flag());
-    p.Set("slots", *gen::Pick(std::vector<std::string>{"none", "indexed", "indexed"}));
-    p.Set("dist", *gen::Pick(std::vector<std::string>{"normal", "normal", "large_dt", "small_a", "overflow"}));
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  p.Set("Nb", *gen::Pick(tier == Tier::kSmoke ? V{1, 2, 3} : V{1, 2, 3, 4, 7, 8, 16, 33}));
+  mamba::DrawHeads(p);
+  p.Set("P", *gen::Pick(V{1, 2, 3, 8, 16, 64}));
+  p.Set("N", *gen::Pick(V{1, 4, 8, 16, 17, 128}));
+  p.Set("D", *gen::Flag());
+  mamba::DrawOptions(p);
+  p.Set("slots", *gen::Pick(std::vector<std::string>{"none", "indexed", "indexed"}));
+  p.Set("dist", *gen::Pick(std::vector<std::string>{"normal", "normal", "large_dt", "small_a", "overflow"}));
 }
 
 // Indexed: 2 Nb + 1 slots; row b's slot is a seed-drawn distinct slot, and
@@ -65,19 +48,11 @@ V Slots(const Params& p) {
 
 void Build(Case& c) {
   const Params& p = c.params;
-  const int64_t nb = p.Int("Nb"), H = p.Int("H"), G = p.Int("G"), P = p.Int("P"), N = p.Int("N");
+  const int64_t nb = p.Int("Nb"), H = p.Int("H"), P = p.Int("P"), N = p.Int("N");
   const bool indexed = p.Str("slots") == "indexed";
   const int64_t S = indexed ? 2 * nb + 1 : nb;
-  const vt::DType act = p.DType("x");
-  c.Input("x", act, {nb, H, P}, Fill::Normal(0.0, 1.0));
-  c.Input("dt", p.DType("dt"), {nb, H}, mamba::DtFill(p));
-  c.Input("A", vt::DType::kF32, {H}, mamba::AFill(p));
-  c.Input("B", act, {nb, G, N}, Fill::Normal(0.0, 1.0));
-  c.Input("C", act, {nb, G, N}, Fill::Normal(0.0, 1.0));
-  if (p.Flag("D")) c.Input("D", vt::DType::kF32, {H}, Fill::Normal(0.0, 1.0));
-  if (p.Flag("z")) c.Input("z", act, {nb, H, P}, Fill::Normal(0.0, 1.0));
-  if (p.Flag("dt_bias")) c.Input("dt_bias", vt::DType::kF32, {H}, mamba::BiasFill(p));
-  if (indexed) mamba::SetInts(c.Input("state_indices", vt::DType::kI32, {nb}, Fill::Const(0)), Slots(p));
+  mamba::AddInputs(c, nb, p.Flag("D") ? V{H} : V{});
+  if (indexed) seq::AddInts(c, "state_indices", vt::DType::kI32, {nb}, Slots(p));
   c.Add("state", p.DType("state"), {S, H, P, N}, Role::kInPlace, Fill::Normal(0.0, 1.0));
   c.Output("out", p.DType("out"), {nb, H, P});
 }
@@ -85,11 +60,6 @@ void Build(Case& c) {
 void Run(const vt::ExecContext& ctx, const Workspace& ws) {
   vt::Mamba2StateUpdate(ctx, ws["out"], ws["state"], ws["x"], ws["dt"], ws["A"], ws["B"], ws["C"], ws.Find("D"),
                         ws.Find("z"), ws.Find("dt_bias"), ws.Find("state_indices"), mamba::Args(ws.params()));
-}
-
-std::vector<double> ValuesOr(const Case& c, const std::string& name) {
-  const TensorData* t = c.Find(name);
-  return t == nullptr ? std::vector<double>() : t->Values();
 }
 
 template <class S>
@@ -101,8 +71,8 @@ entry::Outs<S> Eval(const Case& c) {
   q.S = c.Get("state").shape[0];
   q.x = x.Values(), q.dt = c.Get("dt").Values(), q.A = c.Get("A").Values();
   q.B = c.Get("B").Values(), q.C = c.Get("C").Values(), q.state = c.Get("state").Values();
-  q.D = ValuesOr(c, "D"), q.z = ValuesOr(c, "z"), q.dt_bias = ValuesOr(c, "dt_bias");
-  if (c.Find("state_indices") != nullptr) q.slots = mamba::Ints(c.Get("state_indices"));
+  q.D = mamba::ValuesOr(c, "D"), q.z = mamba::ValuesOr(c, "z"), q.dt_bias = mamba::ValuesOr(c, "dt_bias");
+  if (c.Find("state_indices") != nullptr) q.slots = seq::Ints(c.Get("state_indices"));
   q.dt_softplus = c.params.Flag("softplus");
   q.state_fmt = oracle::FmtOf(c.Get("state").dtype);
   auto r = oracle::Mamba2StateUpdate<S>(q);
@@ -117,18 +87,10 @@ std::vector<OutputSpec> Outputs(const Case&) {
                           "dtype; untouched slots exactly their input (docs/ops/mamba.md)")}};
 }
 
+// After the shared ones (MambaSpec).
 std::vector<ErrorCase> Errors() {
-  using mamba::EditInts;
-  using mamba::Rebuilt;
   return {
-      mamba::SetArg("tp_world_size_2", "tp", 2, "tp_world_size"),
-      Rebuilt("head_dim_0", [](Params& p) { p.Set("P", 0); return true; }, Build, "x [Nb,H,P]"),
-      Rebuilt("groups_not_dividing_heads", [](Params& p) { p.Set("G", p.Int("H") + 1); return true; }, Build,
-              "G > 0 dividing H"),
-      Rebuilt("state_dim_0", [](Params& p) { p.Set("N", 0); return true; }, Build, "N > 0"),
-      mut::Dim("dt", 1, 1), mut::Dim("dt", 0, 1), mut::Dim("A", 0, 1), mut::Dim("B", 0, 1),
-      mut::Dim("C", 2, 1), mut::Dim("out", 2, 1), mut::Dim("out", 0, 1), mut::Dim("state", 1, 1),
-      mut::Dim("state", 3, 1), mut::Dim("D", 0, 1), mut::Dim("z", 2, 1), mut::Dim("dt_bias", 0, 1),
+      mut::Dim("out", 0, 1), mut::Dim("state", 1, 1), mut::Dim("state", 3, 1), mut::Dim("z", 2, 1),
       mut::Dim("state_indices", 0, 1),
       ErrorCase("state_slots_without_indices", [](Case& c) {
         if (c.Find("state_indices") != nullptr) return false;
@@ -145,11 +107,11 @@ std::vector<ErrorCase> Errors() {
         c.Get("A").overrides.push_back({c.Get("A").Numel() - 1, std::nan("")});
         return true;
       }, "A must be strictly negative"),
-      EditInts("slot_out_of_range", "state_indices", [](V& v, const Case& c) {
+      seq::EditInts("slot_out_of_range", "state_indices", "state_indices entries must be < S", [](V& v, const Case& c) {
         v.back() = c.Get("state").shape[0];
         return true;
-      }, "state_indices entries must be < S"),
-      EditInts("slot_duplicated", "state_indices", [](V& v, const Case&) {
+      }),
+      seq::EditInts("slot_duplicated", "state_indices", "distinct", [](V& v, const Case&) {
         V live;
         for (int64_t s : v) {
           if (s >= 0) live.push_back(s);
@@ -162,7 +124,7 @@ std::vector<ErrorCase> Errors() {
           }
         }
         return true;
-      }, "distinct"),
+      }),
   };
 }
 
@@ -173,12 +135,10 @@ std::vector<ErrorCase> Errors() {
 // state where ours writes zeros); compared: out, state_out (every slot).
 GoldenMapping GoldenStep(const GoldenCase& g) {
   const TensorData& x = g.Get("x");
-  if (g.Get("B").dtype != x.dtype || g.Get("C").dtype != x.dtype || (g.Has("z") && g.Get("z").dtype != x.dtype)) {
-    throw GoldenUnsupported("x, B, C, z of different dtypes (the catalog draws one activation dtype)");
-  }
+  mamba::RequireOneActivationDtype(g, {"B", "C"});
   if (g.Has("D") && g.Get("D").shape.size() != 1) throw GoldenUnsupported("D [H,P] (the decode step takes D [H])");
   if (g.Has("state_indices")) {
-    for (int64_t s : mamba::Ints(g.Get("state_indices"))) {
+    for (int64_t s : seq::Ints(g.Get("state_indices"))) {
       if (s < 0 || s == static_cast<int64_t>(g.ArgNum("null_block_id", -1))) {
         throw GoldenUnsupported("a NULL row (upstream computes its out from a zero state; ours writes zeros)");
       }
@@ -186,19 +146,9 @@ GoldenMapping GoldenStep(const GoldenCase& g) {
   }
   GoldenMapping m;
   Params p("mamba2_state_update");
-  p.Set("x", DTypeKey(x));
-  p.Set("dt", DTypeKey(g.Get("dt")));
-  p.Set("out", DTypeKey(GoldenOutputLike(g, "out", "out")));
-  p.Set("state", DTypeKey(g.Get("state_in")));
+  mamba::SetGoldenDtypes(p, g, "state_in");
   p.Set("Nb", x.shape[0]);
-  p.Set("H", x.shape[1]);
-  p.Set("G", g.Get("B").shape[1]);
-  p.Set("P", x.shape[2]);
-  p.Set("N", g.Get("B").shape[2]);
-  p.Set("D", g.Has("D") ? 1 : 0);
-  p.Set("z", g.Has("z") ? 1 : 0);
-  p.Set("dt_bias", g.Has("dt_bias") ? 1 : 0);
-  p.Set("softplus", g.ArgBool("dt_softplus", false) ? 1 : 0);
+  mamba::SetGoldenShape(p, g, g.Has("D") ? 1 : 0);
   p.Set("slots", g.Has("state_indices") ? "indexed" : "none");
   p.Set("dist", "normal");
   m.c.params = p;
@@ -217,31 +167,23 @@ GoldenMapping GoldenStep(const GoldenCase& g) {
 OpSpec Spec_mamba2_state_update() {
   using entry::Operand;
   using entry::Written;
-  OpSpec s;
-  s.name = "mamba2_state_update";
-  s.family = "mamba";
-  s.dtypes = "cpu: x/dt/B/C/z f32/f16/bf16; A/D/dt_bias f32; out, state (in place) f32/bf16; state_indices i32";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
-  s.contract = {{Operand("x", entry::kFloatIn, entry::kContiguous, {3}),
-                 Operand("dt", entry::kFloatIn, entry::kContiguous, {2}),
-                 Operand("A", entry::kF32, entry::kContiguous, {1}),
-                 Operand("B", entry::kFloatIn, entry::kContiguous, {3}),
-                 Operand("C", entry::kFloatIn, entry::kContiguous, {3}),
-                 Operand("D", entry::kF32, entry::kContiguous, {1}),
-                 Operand("z", entry::kFloatIn, entry::kContiguous, {3}),
-                 Operand("dt_bias", entry::kF32, entry::kContiguous, {1}),
-                 Operand("state_indices", {vt::DType::kI32}, entry::kContiguous, {1}),
-                 Written("out", entry::kFloatOut, entry::kContiguous, {3}),
-                 Written("state", entry::kFloatOut, entry::kContiguous, {4})},
-                {}};
-  s.errors = Errors();
-  s.goldens = {{"mamba2_state_update", GoldenStep}};
-  return s;
+  return mamba::MambaSpec({
+      .name = "mamba2_state_update",
+      .dtypes = "cpu: x/dt/B/C/z f32/f16/bf16; A/D/dt_bias f32; out, state (in place) f32/bf16; state_indices i32",
+      .draw = Draw,
+      .build = Build,
+      .run = Run,
+      .oracle = entry::Bounds(Eval<entry::Bounded>),
+      .oracle_f32 = entry::F32(Eval<float>),
+      .outputs = Outputs,
+      .d_ranks = {1},
+      .operands = {Operand("state_indices", {vt::DType::kI32}, entry::kContiguous, {1}),
+                   Written("out", entry::kFloatOut, entry::kContiguous, {3}),
+                   Written("state", entry::kFloatOut, entry::kContiguous, {4})},
+      .x_shape = "x [Nb,H,P]",
+      .errors = Errors(),
+      .goldens = {{"mamba2_state_update", GoldenStep}},
+  });
 }
 
 }  // namespace vt::conform

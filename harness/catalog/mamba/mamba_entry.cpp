@@ -2,27 +2,63 @@
 
 #include <limits>
 
+#include "harness/golden/golden_check.h"
+
 namespace vt::conform::mamba {
 
-void SetInts(TensorData& t, const std::vector<int64_t>& values) {
-  t.fill = Fill::Const(0.0);
-  t.overrides.clear();
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    t.overrides.emplace_back(static_cast<int64_t>(k), static_cast<double>(values[k]));
-  }
+namespace {
+
+void DrawDtypes(Params& p, Tier) {
+  p.Set("x", *gen::FloatIn());
+  p.Set("dt", *gen::FloatIn());
+  p.Set("out", *gen::FloatOut());
+  p.Set("state", *gen::FloatOut());
 }
 
-std::vector<int64_t> Ints(const TensorData& t) {
-  std::vector<int64_t> v;
-  if (!t.storage.empty()) {
-    for (double x : t.Values()) v.push_back(static_cast<int64_t>(x));
-    return v;
+}  // namespace
+
+OpSpec MambaSpec(MambaOp m) {
+  OpSpec s = seq::Basics(m.name, "mamba", m.dtypes, seq::Then(DrawDtypes, m.draw), m.build, m.run);
+  s.oracle = m.oracle;
+  s.oracle_f32 = m.oracle_f32;
+  s.outputs = m.outputs;
+  using entry::kContiguous;
+  using entry::Operand;
+  std::vector<OperandRule> operands = {
+      Operand("x", entry::kFloatIn, kContiguous, {3}),    Operand("dt", entry::kFloatIn, kContiguous, {2}),
+      Operand("A", entry::kF32, kContiguous, {1}),        Operand("B", entry::kFloatIn, kContiguous, {3}),
+      Operand("C", entry::kFloatIn, kContiguous, {3}),    Operand("D", entry::kF32, kContiguous, m.d_ranks),
+      Operand("z", entry::kFloatIn, kContiguous, {3}),    Operand("dt_bias", entry::kF32, kContiguous, {1})};
+  seq::Append(operands, m.operands);
+  s.contract = {operands, {}};
+  s.errors = {
+      seq::SetArg("tp_world_size_2", "tp", 2, "tp_world_size"),
+      seq::Rebuilt("head_dim_0", m.x_shape, [](Params& p) { p.Set("P", 0); return true; }, m.build),
+      seq::Rebuilt("groups_not_dividing_heads", "G > 0 dividing H",
+                   [](Params& p) { p.Set("G", p.Int("H") + 1); return true; }, m.build),
+      seq::Rebuilt("state_dim_0", "N > 0", [](Params& p) { p.Set("N", 0); return true; }, m.build),
+      mut::Dim("dt", 1, 1), mut::Dim("dt", 0, 1), mut::Dim("A", 0, 1), mut::Dim("B", 0, 1),
+      mut::Dim("C", 2, 1), mut::Dim("out", 2, 1), mut::Dim("D", 0, 1), mut::Dim("dt_bias", 0, 1)};
+  seq::Append(s.errors, m.errors);
+  s.claims = m.claims;
+  s.goldens = m.goldens;
+  return s;
+}
+
+void DrawHeads(Params& p) {
+  const int64_t h = *gen::Pick(std::vector<int64_t>{1, 2, 4, 3, 8});
+  p.Set("H", h);
+  std::vector<int64_t> groups;
+  for (int64_t g = 1; g <= h; ++g) {
+    if (h % g == 0) groups.push_back(g);
   }
-  v.assign(static_cast<std::size_t>(t.Numel()), static_cast<int64_t>(t.fill.a));
-  for (const auto& [k, x] : t.overrides) {
-    if (k >= 0 && k < static_cast<int64_t>(v.size())) v[static_cast<std::size_t>(k)] = static_cast<int64_t>(x);
-  }
-  return v;
+  p.Set("G", *gen::Pick(groups));
+}
+
+void DrawOptions(Params& p) {
+  p.Set("z", *gen::Flag());
+  p.Set("dt_bias", *gen::Flag());
+  p.Set("softplus", *gen::Flag());
 }
 
 Fill DtFill(const Params& p) {
@@ -46,6 +82,25 @@ Fill BiasFill(const Params& p) {
   return p.Flag("softplus") ? Fill::Normal(0.0, 0.5) : Fill::Uniform(0.0, 0.2);
 }
 
+void AddInputs(Case& c, int64_t rows, const std::vector<int64_t>& d_shape) {
+  const Params& p = c.params;
+  const int64_t H = p.Int("H"), G = p.Int("G"), P = p.Int("P"), N = p.Int("N");
+  const vt::DType act = p.DType("x");
+  c.Input("x", act, {rows, H, P}, Fill::Normal(0.0, 1.0));
+  c.Input("dt", p.DType("dt"), {rows, H}, DtFill(p));
+  c.Input("A", vt::DType::kF32, {H}, AFill(p));
+  c.Input("B", act, {rows, G, N}, Fill::Normal(0.0, 1.0));
+  c.Input("C", act, {rows, G, N}, Fill::Normal(0.0, 1.0));
+  if (!d_shape.empty()) c.Input("D", vt::DType::kF32, d_shape, Fill::Normal(0.0, 1.0));
+  if (p.Flag("z")) c.Input("z", act, {rows, H, P}, Fill::Normal(0.0, 1.0));
+  if (p.Flag("dt_bias")) c.Input("dt_bias", vt::DType::kF32, {H}, BiasFill(p));
+}
+
+std::vector<double> ValuesOr(const Case& c, const std::string& name) {
+  const TensorData* t = c.Find(name);
+  return t == nullptr ? std::vector<double>() : t->Values();
+}
+
 vt::Mamba2Args Args(const Params& p) {
   vt::Mamba2Args a;
   if (p.Has("cs")) a.chunk_size = p.Int("cs");
@@ -56,36 +111,31 @@ vt::Mamba2Args Args(const Params& p) {
   return a;
 }
 
-ErrorCase Rebuilt(std::string name, std::function<bool(Params&)> edit, void (*build)(Case&),
-                  std::string expect) {
-  return ErrorCase(std::move(name), [edit, build](Case& c) {
-    Params p = c.params;
-    if (!edit(p)) return false;
-    Case fresh;
-    fresh.params = p;
-    build(fresh);
-    c = fresh;
-    return true;
-  }, std::move(expect));
+void RequireOneActivationDtype(const GoldenCase& g, const std::vector<std::string>& names) {
+  const vt::DType x = g.Get("x").dtype;
+  bool one = !g.Has("z") || g.Get("z").dtype == x;
+  for (const std::string& n : names) one = one && g.Get(n).dtype == x;
+  if (!one) throw GoldenUnsupported("x, B, C, z of different dtypes (the catalog draws one activation dtype)");
 }
 
-ErrorCase EditInts(std::string name, std::string tensor,
-                   std::function<bool(std::vector<int64_t>&, const Case&)> edit, std::string expect) {
-  return ErrorCase(std::move(name), [tensor, edit](Case& c) {
-    TensorData* t = c.Find(tensor);
-    if (t == nullptr) return false;
-    std::vector<int64_t> v = Ints(*t);
-    if (!edit(v, c)) return false;
-    SetInts(*t, v);
-    return true;
-  }, std::move(expect));
+void SetGoldenDtypes(Params& p, const GoldenCase& g, const std::string& state) {
+  p.Set("x", DTypeKey(g.Get("x")));
+  p.Set("dt", DTypeKey(g.Get("dt")));
+  p.Set("out", DTypeKey(GoldenOutputLike(g, "out", "out")));
+  p.Set("state", DTypeKey(g.Get(state)));
 }
 
-ErrorCase SetArg(std::string name, std::string key, Json value, std::string expect) {
-  return ErrorCase(std::move(name), [key, value](Case& c) {
-    c.params.Set(key, value);
-    return true;
-  }, std::move(expect));
+void SetGoldenShape(Params& p, const GoldenCase& g, Json d) {
+  const TensorData& x = g.Get("x");
+  const TensorData& B = g.Get("B");
+  p.Set("H", x.shape[1]);
+  p.Set("G", B.shape[1]);
+  p.Set("P", x.shape[2]);
+  p.Set("N", B.shape[2]);
+  p.Set("D", std::move(d));
+  p.Set("z", g.Has("z") ? 1 : 0);
+  p.Set("dt_bias", g.Has("dt_bias") ? 1 : 0);
+  p.Set("softplus", g.ArgBool("dt_softplus", false) ? 1 : 0);
 }
 
 }  // namespace vt::conform::mamba

@@ -1,23 +1,53 @@
-// Helpers the two Mamba2 catalog entries share: index metadata as declared
-// values, value distributions, and error cases that rebuild a case from
-// edited params or edit one metadata vector.
+// The Mamba2 entries (mamba2_chunk_scan, mamba2_state_update): one builder,
+// MambaSpec, and the pieces both share - the dtype and head draws, the SSM
+// inputs and their value distributions, the kernel arguments, the error
+// cases of the shared shapes, and the golden adapters' common steps.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "harness/catalog/entry.h"
+#include "harness/catalog/seq_entry.h"
 #include "vt/ops_mamba.h"
+
+namespace vt::conform {
+struct GoldenCase;
+}
 
 namespace vt::conform::mamba {
 
-// An i32 metadata tensor holding exactly `values` (over a constant fill, so
-// every re-materialisation gives the same bytes).
-void SetInts(TensorData& t, const std::vector<int64_t>& values);
-// The values SetInts declared (readable before materialisation), or the
-// tensor's contents when it holds storage.
-std::vector<int64_t> Ints(const TensorData& t);
+// What one Mamba2 entry declares. MambaSpec adds the rest: family mamba, the
+// generator (the dtypes "x", "dt", "out", "state", then `draw`), the
+// contract's inputs x, dt, A, B, C, D (of `d_ranks`), z, dt_bias before the
+// entry's `operands`, and the error cases of the shapes both ops share
+// before the entry's own: a tensor-parallel size of 2, P = 0 (refused naming
+// `x_shape`), G not dividing H, N = 0 (each rebuilt through `build`), one
+// extent of dt, A, B, C, out, D and dt_bias.
+struct MambaOp {
+  std::string name;
+  std::string dtypes;
+  seq::Draw draw;
+  void (*build)(Case&);
+  seq::Run run;
+  std::function<OracleResult(const Case&)> oracle;
+  std::function<std::map<std::string, std::vector<double>>(const Case&)> oracle_f32 = {};
+  std::vector<OutputSpec> (*outputs)(const Case&);
+  std::vector<int> d_ranks;
+  std::vector<OperandRule> operands;
+  std::string x_shape;  // how the validator names x: "x [T,H,P]"
+  std::vector<ErrorCase> errors = {};
+  std::vector<Claim> claims = {};
+  std::vector<GoldenAdapter> goldens = {};
+};
+OpSpec MambaSpec(MambaOp m);
+
+// "H" and "G" (a divisor of H, so that B/C groups tile the heads).
+void DrawHeads(Params& p);
+// The optional inputs' knobs, after "D": "z", "dt_bias", "softplus" (0 | 1).
+void DrawOptions(Params& p);
 
 // The value distribution knob "dist": normal | large_dt | small_a | overflow.
 Fill DtFill(const Params& p);
@@ -25,21 +55,25 @@ Fill AFill(const Params& p);
 // dt_bias: centred for softplus; without it, small and >= 0 (a negative dt
 // would be clamped to 0 by dt_min >= 0: a head with no input at all).
 Fill BiasFill(const Params& p);
+// x [rows,H,P], dt [rows,H], A [H], B, C [rows,G,N], D of `d_shape` (empty:
+// none), z [rows,H,P] and dt_bias [H] where drawn - the fills above.
+void AddInputs(Case& c, int64_t rows, const std::vector<int64_t>& d_shape);
+// A tensor's values, or none when the case lacks it (an optional input).
+std::vector<double> ValuesOr(const Case& c, const std::string& name);
 
 // Mamba2Args from the knobs cs (chunk size), softplus, dt_min, dt_max
 // (absent: +inf) and tp (absent: 1).
 vt::Mamba2Args Args(const Params& p);
 
-// An error case that edits the params and rebuilds the case with `build`
-// (shape-consistent changes: every tensor follows the new params).
-ErrorCase Rebuilt(std::string name, std::function<bool(Params&)> edit, void (*build)(Case&),
-                  std::string expect);
-// An error case that edits the values of one i32 metadata tensor; `edit`
-// returns false when it cannot apply to the case.
-ErrorCase EditInts(std::string name, std::string tensor,
-                   std::function<bool(std::vector<int64_t>&, const Case&)> edit, std::string expect);
-// An error case that sets one scalar knob (refused by the named condition).
-ErrorCase SetArg(std::string name, std::string key, Json value, std::string expect);
+// A golden's x and the named tensors (z where present) must share one
+// dtype: the catalog draws one activation dtype.
+void RequireOneActivationDtype(const GoldenCase& g, const std::vector<std::string>& names);
+// A golden's dtypes as the knobs "x", "dt", "out", "state" (`state`: the
+// state tensor's name in the capture).
+void SetGoldenDtypes(Params& p, const GoldenCase& g, const std::string& state);
+// A golden's shape as the knobs "H", "G", "P", "N", "D" (= `d`), "z",
+// "dt_bias", "softplus".
+void SetGoldenShape(Params& p, const GoldenCase& g, Json d);
 
 }  // namespace vt::conform::mamba
 

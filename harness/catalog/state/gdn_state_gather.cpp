@@ -5,7 +5,6 @@
 
 #include "harness/catalog/catalog.h"
 #include "harness/core/rng.h"
-#include "harness/catalog/conv/conv_entry.h"
 #include "harness/catalog/state/state_entry.h"
 #include "oracles/state/gdn_state_gather.h"
 #include "vt/ops.h"
@@ -13,28 +12,23 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("gdn_state_gather");
-    state::DrawShapes(p, tier);
-    // Reads may repeat a slot ("random"); "distinct" is the layer's own use.
-    p.Set("idx_kind", *gen::Pick(std::vector<std::string>{"distinct", "random"}));
-    p.Set("init", *gen::Pick(std::vector<std::string>{"none", "i32", "i8"}));  // has_initial_state
-    p.seed = *gen::Seed();
-    return p;
-  });
+// After the shapes (state::DrawShapes).
+void Draw(Params& p, Tier) {
+  // Reads may repeat a slot ("random"); "distinct" is the layer's own use.
+  p.Set("idx_kind", *gen::Pick(std::vector<std::string>{"distinct", "random"}));
+  p.Set("init", *gen::Pick(std::vector<std::string>{"none", "i32", "i8"}));  // has_initial_state
 }
 
 void Build(Case& c) {
   const Params& p = c.params;
   const auto ws = state::WorkingShape(p), cs = state::CacheShape(p);
   c.Input("cache", p.DType("cache"), cs, glue::InputFill(p));
-  glue::SetIndices(c.Input("state_idx", vt::DType::kI32, {ws[0]}, Fill::Const(0)),
-                   glue::DrawIndices(p.seed, "state_idx", ws[0], cs[0], p.Str("idx_kind")));
+  seq::AddInts(c, "state_idx", vt::DType::kI32, {ws[0]},
+               glue::DrawIndices(p.seed, "state_idx", ws[0], cs[0], p.Str("idx_kind")));
   if (p.Str("init") != "none") {
     std::vector<int64_t> keep;
     for (int64_t r = 0; r < ws[0]; ++r) keep.push_back(SplitMix64(p.seed ^ static_cast<uint64_t>(r)) % 4 == 0 ? 0 : 1);
-    conv::AddInts(c, "has_initial_state", p.DType("init"), keep);
+    seq::AddInts(c, "has_initial_state", p.DType("init"), keep);
   }
   c.Output("working", vt::DType::kF32, ws);
 }
@@ -45,7 +39,7 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
 
 std::vector<int64_t> Keep(const Case& c) {
   const TensorData* h = c.Find("has_initial_state");
-  return h != nullptr ? conv::Ints(*h) : std::vector<int64_t>{};
+  return h != nullptr ? seq::Ints(*h) : std::vector<int64_t>{};
 }
 
 // The expected bytes: each cache element widened to f32 (its bits kept, NaN
@@ -67,11 +61,11 @@ OracleResult Oracle(const Case& c) {
                                                                        Keep(c), 0.0))}};
 }
 
-std::vector<OutputSpec> Outputs(const Case&) {
+OutputSpec Working() {
   OutputSpec o{"working", Exact("a gather: each element widened to f32 (exact), zeros where has_initial_state is 0: "
                                 "defined exactly (byte check, NaN payloads kept)")};
   o.zeros_are_data = true;  // rows without an initial state are zeros the kernel must write
-  return {o};
+  return o;
 }
 
 // A widened cache row reads as its leading columns: the same call on a
@@ -97,29 +91,26 @@ Case NarrowCache(const Case& c) {
 }  // namespace
 
 OpSpec Spec_gdn_state_gather() {
-  OpSpec s;
-  s.name = "gdn_state_gather";
-  s.family = "state";
-  s.dtypes = "cpu: cache [slots, mid..., Lc] f32/f16/bf16 (rank 2..4); working [N, mid..., Lw<=Lc] f32; state_idx "
-             "i32 [N] in [0, slots), repeats allowed; has_initial_state i8/i32 [N] (0: zero row)";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = Oracle;
-  s.oracle_bytes = OracleBytes;
-  s.outputs = Outputs;
-  s.contract = {{entry::Written("working", entry::kF32, entry::kContiguous),
-                 entry::Operand("cache", entry::kFloatIn, entry::kContiguous, {2, 3, 4}),
-                 entry::Operand("state_idx", {vt::DType::kI32}, entry::kContiguous, {1}),
-                 entry::Operand("has_initial_state", {vt::DType::kI8, vt::DType::kI32}, entry::kContiguous, {1})},
-                {}};
-  s.errors = state::SharedErrors();
-  s.errors.push_back(mut::Dim("has_initial_state", 0, 1));
-  s.claims = {RowSlice({"working", "state_idx", "has_initial_state"}),
-              SameAs("wide_eq_narrow", "a widened cache row == a cache of its leading columns",
-                     [](const Params& p) { return p.Int("wide") > 0; }, "gdn_state_gather", NarrowCache,
-                     {{"working", "working"}})};
-  return s;
+  return state::StateSpec({
+      .name = "gdn_state_gather",
+      .dtypes = "cpu: cache [slots, mid..., Lc] f32/f16/bf16 (rank 2..4); working [N, mid..., Lw<=Lc] f32; "
+                "state_idx i32 [N] in [0, slots), repeats allowed; has_initial_state i8/i32 [N] (0: zero row)",
+      .draw_more = Draw,
+      .build = Build,
+      .run = Run,
+      .oracle = Oracle,
+      .oracle_bytes = OracleBytes,
+      .output = Working(),
+      .operands = {entry::Written("working", entry::kF32, entry::kContiguous),
+                   entry::Operand("cache", entry::kFloatIn, entry::kContiguous, {2, 3, 4}),
+                   entry::Operand("state_idx", {vt::DType::kI32}, entry::kContiguous, {1}),
+                   entry::Operand("has_initial_state", {vt::DType::kI8, vt::DType::kI32}, entry::kContiguous, {1})},
+      .errors = {mut::Dim("has_initial_state", 0, 1)},
+      .claims = {RowSlice({"working", "state_idx", "has_initial_state"}),
+                 SameAs("wide_eq_narrow", "a widened cache row == a cache of its leading columns",
+                        [](const Params& p) { return p.Int("wide") > 0; }, "gdn_state_gather", NarrowCache,
+                        {{"working", "working"}})},
+  });
 }
 
 }  // namespace vt::conform

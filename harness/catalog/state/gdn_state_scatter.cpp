@@ -12,22 +12,13 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("gdn_state_scatter");
-    state::DrawShapes(p, tier);
-    p.seed = *gen::Seed();
-    return p;
-  });
-}
-
 void Build(Case& c) {
   const Params& p = c.params;
   const auto ws = state::WorkingShape(p), cs = state::CacheShape(p);
   c.Add("cache", p.DType("cache"), cs, Role::kInPlace, glue::InputFill(p));
   c.Input("working", vt::DType::kF32, ws, glue::InputFill(p));
-  glue::SetIndices(c.Input("state_idx", vt::DType::kI32, {ws[0]}, Fill::Const(0)),
-                   glue::DrawIndices(p.seed, "state_idx", ws[0], cs[0], "distinct"));
+  seq::AddInts(c, "state_idx", vt::DType::kI32, {ws[0]},
+               glue::DrawIndices(p.seed, "state_idx", ws[0], cs[0], "distinct"));
 }
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) {
@@ -48,24 +39,15 @@ std::vector<TensorData> OracleBytes(const Case& c) {
 
 OracleResult Oracle(const Case& c) { return {{"cache", glue::ExactValues(OracleBytes(c).front().Values())}}; }
 
-std::vector<OutputSpec> Outputs(const Case&) {
-  return {{"cache", Exact("a scatter: one rounding of each f32 element to the cache dtype (nearest even), other slots "
-                          "and columns unchanged: defined exactly (byte check, NaN payloads by the spec's rule)")}};
-}
-
 // gather(scatter(cache, working, idx), idx) == working rounded through the
 // cache dtype: the layer's store and reload of a state round-trip.
-ClaimOutcome RoundTrip(const OpSpec& op, const Case& c, const vt::ExecContext& ctx) {
-  const Execution a = Execute(op, c, ctx);
-  if (!a.guard_error.empty()) return ClaimOutcome::Violated(a.guard_error);
+ClaimOutcome RoundTrip(const OpSpec&, const Case& c, const vt::ExecContext& ctx, const Execution& a) {
   const TensorData& w = c.Get("working");
   Case g;
   g.params = Params("gdn_state_gather");
   g.params.seed = c.params.seed;
-  TensorData back = CopyTensor(w, "working", Role::kOutput);
-  std::fill(back.storage.begin(), back.storage.end(), 0xA5);
   g.tensors = {CopyTensor(a.after.Get("cache"), "cache", Role::kInput), CopyTensor(c.Get("state_idx"), "state_idx", Role::kInput),
-               back};
+               seq::Poisoned("working", w.dtype, w.shape)};
   const Execution b = Execute(*FindOp("gdn_state_gather"), g, ctx);
   if (!b.guard_error.empty()) return ClaimOutcome::Violated("gather: " + b.guard_error);
   const vt::DType cd = c.Get("cache").dtype;
@@ -77,27 +59,26 @@ ClaimOutcome RoundTrip(const OpSpec& op, const Case& c, const vt::ExecContext& c
 }  // namespace
 
 OpSpec Spec_gdn_state_scatter() {
-  OpSpec s;
-  s.name = "gdn_state_scatter";
-  s.family = "state";
-  s.dtypes = "cpu: cache [slots, mid..., Lc] f32/f16/bf16 (rank 2..4) in place; working [N, mid..., Lw<=Lc] f32; "
-             "state_idx i32 [N], distinct, in [0, slots)";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = Oracle;
-  s.oracle_bytes = OracleBytes;
-  s.outputs = Outputs;
-  s.contract = {{entry::Written("cache", entry::kFloatIn, entry::kContiguous, {2, 3, 4}),
-                 entry::Operand("working", entry::kF32, entry::kContiguous),
-                 entry::Operand("state_idx", {vt::DType::kI32}, entry::kContiguous, {1})},
-                {}};
-  s.errors = state::SharedErrors();
-  s.errors.push_back(conv::DuplicateSlot("state_idx"));
-  s.claims = {{"gather_roundtrip", "gdn_state_gather(gdn_state_scatter(cache, working, idx), idx) == working "
-                                   "rounded through the cache dtype",
-               [](const Params& p) { return p.Int("T") > 0; }, RoundTrip}};
-  return s;
+  return state::StateSpec({
+      .name = "gdn_state_scatter",
+      .dtypes = "cpu: cache [slots, mid..., Lc] f32/f16/bf16 (rank 2..4) in place; working [N, mid..., Lw<=Lc] f32; "
+                "state_idx i32 [N], distinct, in [0, slots)",
+      .build = Build,
+      .run = Run,
+      .oracle = Oracle,
+      .oracle_bytes = OracleBytes,
+      .output = {"cache", Exact("a scatter: one rounding of each f32 element to the cache dtype (nearest even), other "
+                                "slots and columns unchanged: defined exactly (byte check, NaN payloads by the spec's "
+                                "rule)")},
+      .operands = {entry::Written("cache", entry::kFloatIn, entry::kContiguous, {2, 3, 4}),
+                   entry::Operand("working", entry::kF32, entry::kContiguous),
+                   entry::Operand("state_idx", {vt::DType::kI32}, entry::kContiguous, {1})},
+      .errors = {conv::DuplicateSlot("state_idx")},
+      .claims = {seq::AfterRun("gather_roundtrip",
+                               "gdn_state_gather(gdn_state_scatter(cache, working, idx), idx) == working rounded "
+                               "through the cache dtype",
+                               [](const Params& p) { return p.Int("T") > 0; }, RoundTrip)},
+  });
 }
 
 }  // namespace vt::conform

@@ -1,6 +1,5 @@
 #include "harness/catalog/state/state_entry.h"
 
-#include "harness/catalog/conv/conv_entry.h"
 
 namespace vt::conform::state {
 
@@ -38,6 +37,9 @@ int64_t Mid(const TensorData& t) {
   return m;
 }
 
+namespace {
+
+// Error cases of the shape relations and index values both ops share.
 std::vector<ErrorCase> SharedErrors() {
   return {mut::AddDim("working"),
           {"working_middle_dim_plus1",
@@ -59,17 +61,32 @@ std::vector<ErrorCase> SharedErrors() {
            "innermost"},
           mut::Dim("state_idx", 0, 1),
           glue::StridedIndex("state_idx"),
-          conv::EditInts("state_idx_out_of_range_slots", "state_idx", "state_idx",
-                         [](std::vector<int64_t>& v, const Case& c) {
-                           if (v.empty()) return false;
-                           v.back() = c.Get("cache").shape[0];
-                           return true;
-                         }),
-          conv::EditInts("state_idx_negative", "state_idx", "state_idx", [](std::vector<int64_t>& v, const Case&) {
+          seq::EditInts("state_idx_out_of_range_slots", "state_idx", "state_idx",
+                        [](std::vector<int64_t>& v, const Case& c) {
+                          if (v.empty()) return false;
+                          v.back() = c.Get("cache").shape[0];
+                          return true;
+                        }),
+          seq::EditInts("state_idx_negative", "state_idx", "state_idx", [](std::vector<int64_t>& v, const Case&) {
             if (v.empty()) return false;
             v.front() = -1;
             return true;
           })};
+}
+
+}  // namespace
+
+OpSpec StateSpec(StateOp op) {
+  OpSpec s = seq::Basics(op.name, "state", op.dtypes, seq::Then(DrawShapes, op.draw_more), op.build, op.run);
+  s.oracle = op.oracle;
+  s.oracle_bytes = op.oracle_bytes;
+  const OutputSpec output = op.output;
+  s.outputs = [output](const Case&) { return std::vector<OutputSpec>{output}; };
+  s.contract = {op.operands, {}};
+  s.errors = SharedErrors();
+  seq::Append(s.errors, op.errors);
+  s.claims = op.claims;
+  return s;
 }
 
 }  // namespace vt::conform::state

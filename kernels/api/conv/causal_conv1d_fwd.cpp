@@ -13,14 +13,8 @@ void CausalConv1dFwd(const ExecContext& ctx, const Tensor& out, const Tensor& x,
   const int64_t n = conv_state.shape[0];
   api::CheckMeta(c, ctx, query_start_loc, "query_start_loc", {DType::kI32}, n + 1);
   api::CheckMeta(c, ctx, has_initial_state, "has_initial_state", {DType::kI8, DType::kI32}, n);
-  api::CheckNoOverlaps(c, {{&out, "out"}, {&conv_state, "conv_state"}},
-                       {{&out, "out"},
-                        {&x, "x"},
-                        {&weight, "weight"},
-                        {bias, "bias"},
-                        {&conv_state, "conv_state"},
-                        {&query_start_loc, "query_start_loc"},
-                        {&has_initial_state, "has_initial_state"}});
+  api::CheckConvNoOverlaps(c, out, x, weight, bias, conv_state,
+                           {{&query_start_loc, "query_start_loc"}, {&has_initial_state, "has_initial_state"}});
   // The seed checked these inside the kernel; here they come before any write.
   api::RequireCumulative(c, query_start_loc, "query_start_loc", x.shape[0], -1, "T = x.shape[0]");
   GetKernel<kernel::CausalConv1dFwdFn>("causal_conv1d_fwd", ctx.backend)(ctx, out, x, weight, bias, conv_state,

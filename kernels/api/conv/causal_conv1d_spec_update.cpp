@@ -23,15 +23,10 @@ void CausalConv1dSpecUpdate(const ExecContext& ctx, const Tensor& out, const Ten
   c.Contiguous(cu_seqlens, "cu_seqlens");
   api::CheckMeta(c, ctx, conv_state_indices, "conv_state_indices", {DType::kI32}, requests);
   api::CheckMeta(c, ctx, num_accepted_tokens, "num_accepted_tokens", {DType::kI32}, requests);
-  api::CheckNoOverlaps(c, {{&out, "out"}, {&conv_state, "conv_state"}},
-                       {{&out, "out"},
-                        {&x, "x"},
-                        {&weight, "weight"},
-                        {bias, "bias"},
-                        {&conv_state, "conv_state"},
-                        {&conv_state_indices, "conv_state_indices"},
-                        {&num_accepted_tokens, "num_accepted_tokens"},
-                        {&cu_seqlens, "cu_seqlens"}});
+  api::CheckConvNoOverlaps(c, out, x, weight, bias, conv_state,
+                           {{&conv_state_indices, "conv_state_indices"},
+                            {&num_accepted_tokens, "num_accepted_tokens"},
+                            {&cu_seqlens, "cu_seqlens"}});
   // The row holds the widened window: (K-1) + (max_query_len - 1) taps.
   const int64_t max_query_len = conv_state.shape[2] - (k - 1) + 1;
   api::RequireCumulative(c, cu_seqlens, "cu_seqlens", x.shape[0], max_query_len, "T = x.shape[0]");

@@ -21,13 +21,7 @@ void CausalConv1dUpdate(const ExecContext& ctx, const Tensor& out, const Tensor&
               "indexed conv_state cache must have >= batch rows: conv_state.shape[0] = " + std::to_string(slots) +
                   ", batch = " + std::to_string(batch));
   }
-  api::CheckNoOverlaps(c, {{&out, "out"}, {&conv_state, "conv_state"}},
-                       {{&out, "out"},
-                        {&x, "x"},
-                        {&weight, "weight"},
-                        {bias, "bias"},
-                        {&conv_state, "conv_state"},
-                        {conv_state_indices, "conv_state_indices"}});
+  api::CheckConvNoOverlaps(c, out, x, weight, bias, conv_state, {{conv_state_indices, "conv_state_indices"}});
   if (conv_state_indices != nullptr) {
     api::RequireSlots(c, *conv_state_indices, "conv_state_indices", slots, /*allow_null=*/true, /*distinct=*/true);
   }

@@ -72,6 +72,14 @@ void CheckNoOverlaps(const Checker& c, const std::vector<Named>& written, const 
   }
 }
 
+void CheckConvNoOverlaps(const Checker& c, const Tensor& out, const Tensor& x, const Tensor& weight,
+                         const Tensor* bias, const Tensor& conv_state, const std::vector<Named>& meta) {
+  std::vector<Named> all = {
+      {&out, "out"}, {&x, "x"}, {&weight, "weight"}, {bias, "bias"}, {&conv_state, "conv_state"}};
+  all.insert(all.end(), meta.begin(), meta.end());
+  CheckNoOverlaps(c, {{&out, "out"}, {&conv_state, "conv_state"}}, all);
+}
+
 int64_t MetaAt(const Tensor& t, int64_t k) {
   const auto* p = static_cast<const unsigned char*>(t.data);
   if (t.dtype == vt::DType::kI8) {

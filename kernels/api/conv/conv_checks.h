@@ -29,6 +29,10 @@ struct Named {
   const char* name;
 };
 void CheckNoOverlaps(const Checker& c, const std::vector<Named>& written, const std::vector<Named>& all);
+// The conv ops' case of it: out and conv_state written; x, weight, bias
+// (optional) and the op's metadata tensors `meta` read.
+void CheckConvNoOverlaps(const Checker& c, const Tensor& out, const Tensor& x, const Tensor& weight,
+                         const Tensor* bias, const Tensor& conv_state, const std::vector<Named>& meta);
 
 // Element k of a rank-1 i8 / i32 metadata tensor (validated contiguous).
 int64_t MetaAt(const Tensor& t, int64_t k);

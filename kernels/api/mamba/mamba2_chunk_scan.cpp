@@ -105,24 +105,8 @@ void Mamba2ChunkScan(const ExecContext& ctx, const Tensor& out, const Tensor& fi
   const api::Checker c("mamba2_chunk_scan");
   namespace m = api::mamba;
   CheckArgs(c, args);
-  m::FloatOperand(c, ctx, x, "x", 3, false);
-  const int64_t T = x.shape[0], H = x.shape[1], P = x.shape[2];
-  c.Require("x.nonempty", T > 0 && H > 0 && P > 0, "x [T,H,P] must have T, H, P > 0, got " + x.Describe());
-  m::FloatOperand(c, ctx, dt, "dt", 2, false);
-  c.Shape(dt, "dt", {T, H});
-  m::HeadVector(c, ctx, A, "A", H);
-  m::FloatOperand(c, ctx, B, "B", 3, false);
-  const int64_t G = B.shape[1], N = B.shape[2];
-  c.Shape(B, "B", {T, G, N});
-  c.Require("B.groups", G > 0 && N > 0 && H % G == 0,
-            "B [T,G,N] needs G > 0 dividing H = " + std::to_string(H) + " and N > 0, got " + B.Describe());
-  m::FloatOperand(c, ctx, C, "C", 3, false);
-  c.SameShape(C, "C", B, "B");
-  m::FloatOperand(c, ctx, out, "out", 3, true);
-  c.SameShape(out, "out", x, "x");
-  m::FloatOperand(c, ctx, final_states, "final_states", 4, true);
-  const int64_t S = final_states.shape[0];
-  c.Shape(final_states, "final_states", {S, H, P, N});
+  const m::SsmDims d = m::SsmOperands(c, ctx, x, dt, A, B, C, out, final_states, "final_states", "T", true);
+  const int64_t T = d.rows, H = d.H, P = d.P, S = d.S;
   if (D != nullptr) {
     c.Operand(ctx, *D, "D");
     c.RankIn(*D, "D", 1, 2);

@@ -20,24 +20,8 @@ void Mamba2StateUpdate(const ExecContext& ctx, const Tensor& out, const Tensor& 
   const api::Checker c("mamba2_state_update");
   namespace m = api::mamba;
   m::SingleRank(c, args);
-  m::FloatOperand(c, ctx, x, "x", 3, false);
-  const int64_t Nb = x.shape[0], H = x.shape[1], P = x.shape[2];
-  c.Require("x.nonempty", H > 0 && P > 0, "x [Nb,H,P] must have H, P > 0, got " + x.Describe());
-  m::FloatOperand(c, ctx, dt, "dt", 2, false);
-  c.Shape(dt, "dt", {Nb, H});
-  m::HeadVector(c, ctx, A, "A", H);
-  m::FloatOperand(c, ctx, B, "B", 3, false);
-  const int64_t G = B.shape[1], N = B.shape[2];
-  c.Shape(B, "B", {Nb, G, N});
-  c.Require("B.groups", G > 0 && N > 0 && H % G == 0,
-            "B [Nb,G,N] needs G > 0 dividing H = " + std::to_string(H) + " and N > 0, got " + B.Describe());
-  m::FloatOperand(c, ctx, C, "C", 3, false);
-  c.SameShape(C, "C", B, "B");
-  m::FloatOperand(c, ctx, out, "out", 3, true);
-  c.SameShape(out, "out", x, "x");
-  m::FloatOperand(c, ctx, state, "state", 4, true);
-  const int64_t S = state.shape[0];
-  c.Shape(state, "state", {S, H, P, N});
+  const m::SsmDims d = m::SsmOperands(c, ctx, x, dt, A, B, C, out, state, "state", "Nb", false);
+  const int64_t Nb = d.rows, H = d.H, S = d.S;
   if (D != nullptr) m::HeadVector(c, ctx, *D, "D", H);  // [H] only (upstream's decode D)
   if (z != nullptr) {
     m::FloatOperand(c, ctx, *z, "z", 3, false);

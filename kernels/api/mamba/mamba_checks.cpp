@@ -51,6 +51,34 @@ void SingleRank(const Checker& c, const Mamba2Args& args) {
                 std::to_string(args.tp_world_size));
 }
 
+SsmDims SsmOperands(const Checker& c, const ExecContext& ctx, const Tensor& x, const Tensor& dt, const Tensor& A,
+                    const Tensor& B, const Tensor& C, const Tensor& out, const Tensor& state, const char* state_name,
+                    const std::string& rows, bool rows_nonempty) {
+  FloatOperand(c, ctx, x, "x", 3, false);
+  SsmDims d{};
+  d.rows = x.shape[0], d.H = x.shape[1], d.P = x.shape[2];
+  c.Require("x.nonempty", (d.rows > 0 || !rows_nonempty) && d.H > 0 && d.P > 0,
+            "x [" + rows + ",H,P] must have " + (rows_nonempty ? rows + ", " : std::string()) + "H, P > 0, got " +
+                x.Describe());
+  FloatOperand(c, ctx, dt, "dt", 2, false);
+  c.Shape(dt, "dt", {d.rows, d.H});
+  HeadVector(c, ctx, A, "A", d.H);
+  FloatOperand(c, ctx, B, "B", 3, false);
+  d.G = B.shape[1], d.N = B.shape[2];
+  c.Shape(B, "B", {d.rows, d.G, d.N});
+  c.Require("B.groups", d.G > 0 && d.N > 0 && d.H % d.G == 0,
+            "B [" + rows + ",G,N] needs G > 0 dividing H = " + std::to_string(d.H) + " and N > 0, got " +
+                B.Describe());
+  FloatOperand(c, ctx, C, "C", 3, false);
+  c.SameShape(C, "C", B, "B");
+  FloatOperand(c, ctx, out, "out", 3, true);
+  c.SameShape(out, "out", x, "x");
+  FloatOperand(c, ctx, state, state_name, 4, true);
+  d.S = state.shape[0];
+  c.Shape(state, state_name, {d.S, d.H, d.P, d.N});
+  return d;
+}
+
 std::vector<int32_t> ReadI32(const Tensor& t) {
   std::vector<int32_t> v(static_cast<std::size_t>(t.Numel()));
   if (!v.empty()) std::memcpy(v.data(), t.data, v.size() * sizeof(int32_t));

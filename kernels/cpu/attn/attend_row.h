@@ -5,8 +5,8 @@
 //   1. s_j = (q . k_j) * scale [+ bias_j]  and  m = max_j s_j
 //   2. e_j = expf(s_j - m)                 and  denom = sum_j e_j
 //   3. acc = sum_j (e_j * (1 / denom)) * v_j, stored once at out's dtype.
-// The operand dtypes are resolved once per call (WithAttnStorage) and the
-// inner loops are typed on them.
+// The operand dtypes are resolved once per call (ForEachRow, through
+// cpu/access.h's WithFloatInOutElem) and the inner loops are typed on them.
 #pragma once
 
 #include <cmath>
@@ -17,33 +17,11 @@
 
 #include "cpu/access.h"
 #include "vt/codec.h"
+#include "vt/context.h"
 #include "vt/tensor.h"
+#include "vt/threadpool.h"
 
 namespace vt::cpu::attn {
-
-using F32Storage = cpu::F32Elem;
-using F16Storage = cpu::F16Elem;
-using BF16Storage = cpu::BF16Elem;
-
-// fn(In{}, Out{}) with the storage types of the inputs (f32/f16/bf16) and of
-// out (f32/bf16); the validator has refused every other dtype.
-template <class Fn>
-void WithAttnStorage(DType in, DType out, Fn&& fn) {
-  auto with_out = [&](auto i) {
-    if (out == DType::kBF16) {
-      fn(i, BF16Storage{});
-    } else {
-      fn(i, F32Storage{});
-    }
-  };
-  if (in == DType::kF16) {
-    with_out(F16Storage{});
-  } else if (in == DType::kBF16) {
-    with_out(BF16Storage{});
-  } else {
-    with_out(F32Storage{});
-  }
-}
 
 // Where visible key number n (0-based, ascending) lives: key and value
 // storage and the element offset of its head row (same offset in both).
@@ -76,7 +54,7 @@ void AttendRow(const void* q, int64_t qoff, int64_t d, float scale, int64_t n, c
     float dot = 0.0f;
     for (int64_t e = 0; e < d; ++e) dot += In::Load(q, qoff + e) * In::Load(kr.k, kr.off + e);
     dot *= scale;
-    if (bias != nullptr) dot += F32Storage::Load(bias, boff + j);
+    if (bias != nullptr) dot += F32Elem::Load(bias, boff + j);
     probs[j] = dot;
     if (dot > m) m = dot;
   }
@@ -94,6 +72,22 @@ void AttendRow(const void* q, int64_t qoff, int64_t d, float scale, int64_t n, c
     for (int64_t e = 0; e < d; ++e) acc[e] += p * In::Load(kr.v, kr.off + e);
   }
   for (int64_t e = 0; e < d; ++e) Out::Store(out, ooff + e, acc[e]);
+}
+
+// The split every attention kernel makes: rows [0, rows) of (query, head)
+// pairs or (request, head) blocks - each owning its out rows, so bytes never
+// depend on threads - in contiguous ranges over the thread pool, one
+// RowScratch per range. row(In{}, Out{}, r, scratch) with the storage types
+// of the inputs (f32/f16/bf16) and of out (f32/bf16); the validator has
+// refused every other dtype.
+template <class Row>
+void ForEachRow(const ExecContext& ctx, DType in, DType out, int64_t rows, const Row& row) {
+  WithFloatInOutElem(in, out, [&](auto i, auto o) {
+    ParallelForRows(ctx, rows, [&](int64_t r0, int64_t r1) {
+      RowScratch scratch;
+      for (int64_t r = r0; r < r1; ++r) row(i, o, r, scratch);
+    });
+  });
 }
 
 }  // namespace vt::cpu::attn

@@ -9,7 +9,6 @@
 #include "api/kernel_types.h"
 #include "cpu/attn/attend_row.h"
 #include "vt/registry.h"
-#include "vt/threadpool.h"
 
 namespace vt::cpu {
 
@@ -17,20 +16,14 @@ void DenseAttentionCpu(const ExecContext& ctx, const Tensor& out, const Tensor& 
                        const Tensor& value, const AttentionArgs& args) {
   const int64_t t = query.shape[0], hq = query.shape[1], d = query.shape[2], hk = key.shape[1];
   const int64_t group = hq / hk;
-  attn::WithAttnStorage(query.dtype, out.dtype, [&](auto in, auto ost) {
+  attn::ForEachRow(ctx, query.dtype, out.dtype, hq * t, [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
     using In = decltype(in);
     using Out = decltype(ost);
-    ParallelForRows(ctx, hq * t, [&](int64_t r0, int64_t r1) {
-      attn::RowScratch scratch;
-      for (int64_t r = r0; r < r1; ++r) {
-        const int64_t h = r / t, i = r % t, g = h / group;
-        const int64_t visible = args.causal ? i + 1 : t;
-        const auto key_at = [&](int64_t j) { return attn::KeyRow{key.data, value.data, (j * hk + g) * d}; };
-        const int64_t row = (i * hq + h) * d;
-        attn::AttendRow<In, Out>(query.data, row, d, args.scale, visible, key_at, nullptr, 0, out.data, row,
-                                 scratch);
-      }
-    });
+    const int64_t h = r / t, i = r % t, g = h / group;
+    const int64_t visible = args.causal ? i + 1 : t;
+    const auto key_at = [&](int64_t j) { return attn::KeyRow{key.data, value.data, (j * hk + g) * d}; };
+    const int64_t row = (i * hq + h) * d;
+    attn::AttendRow<In, Out>(query.data, row, d, args.scale, visible, key_at, nullptr, 0, out.data, row, scratch);
   });
 }
 

@@ -6,7 +6,6 @@
 #include "api/kernel_types.h"
 #include "cpu/attn/attend_row.h"
 #include "vt/registry.h"
-#include "vt/threadpool.h"
 
 namespace vt::cpu {
 namespace {
@@ -17,20 +16,15 @@ void AttentionCrossCpu(const ExecContext& ctx, const Tensor& out, const Tensor& 
   const int64_t s = key.shape[0], hk = key.shape[1];
   const int64_t group = hq / hk;
   const bool broadcast = bias != nullptr && bias->shape[0] == 1;
-  attn::WithAttnStorage(query.dtype, out.dtype, [&](auto in, auto ost) {
+  attn::ForEachRow(ctx, query.dtype, out.dtype, hq * tq, [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
     using In = decltype(in);
     using Out = decltype(ost);
-    ParallelForRows(ctx, hq * tq, [&](int64_t r0, int64_t r1) {
-      attn::RowScratch scratch;
-      for (int64_t r = r0; r < r1; ++r) {
-        const int64_t h = r / tq, i = r % tq, g = h / group;
-        const auto key_at = [&](int64_t j) { return attn::KeyRow{key.data, value.data, (j * hk + g) * d}; };
-        const int64_t row = (i * hq + h) * d;
-        const int64_t boff = broadcast ? 0 : i * s;
-        attn::AttendRow<In, Out>(query.data, row, d, args.scale, s, key_at,
-                                 bias != nullptr ? bias->data : nullptr, boff, out.data, row, scratch);
-      }
-    });
+    const int64_t h = r / tq, i = r % tq, g = h / group;
+    const auto key_at = [&](int64_t j) { return attn::KeyRow{key.data, value.data, (j * hk + g) * d}; };
+    const int64_t row = (i * hq + h) * d;
+    const int64_t boff = broadcast ? 0 : i * s;
+    attn::AttendRow<In, Out>(query.data, row, d, args.scale, s, key_at,
+                             bias != nullptr ? bias->data : nullptr, boff, out.data, row, scratch);
   });
 }
 

@@ -9,7 +9,6 @@
 #include "cpu/attn/attend_row.h"
 #include "cpu/attn/dflash_mask.h"
 #include "vt/registry.h"
-#include "vt/threadpool.h"
 
 namespace vt::cpu {
 namespace {
@@ -19,25 +18,21 @@ void DFlashBlockAttentionCpu(const ExecContext& ctx, const Tensor& out, const Te
   const int64_t hq = query.shape[1], d = query.shape[2], hk = key.shape[1];
   const int64_t group = hq / hk;
   const int32_t* cu = args.cu_seqlens;
-  attn::WithAttnStorage(query.dtype, out.dtype, [&](auto in, auto ost) {
+  attn::ForEachRow(ctx, query.dtype, out.dtype, hq * args.num_reqs,
+                   [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
     using In = decltype(in);
     using Out = decltype(ost);
-    ParallelForRows(ctx, hq * args.num_reqs, [&](int64_t r0, int64_t r1) {
-      attn::RowScratch scratch;
-      for (int64_t r = r0; r < r1; ++r) {
-        const int64_t req = r / hq, h = r % hq, g = h / group;
-        const int64_t start = cu[req], len = cu[req + 1] - cu[req];
-        for (int64_t ii = 0; ii < len; ++ii) {
-          const attn::KeyRange vis = attn::DFlashVisible(ii, len, args.causal, args.sliding_window);
-          const auto key_at = [&](int64_t j) {
-            return attn::KeyRow{key.data, value.data, ((start + vis.lo + j) * hk + g) * d};
-          };
-          const int64_t row = ((start + ii) * hq + h) * d;
-          attn::AttendRow<In, Out>(query.data, row, d, args.scale, vis.hi - vis.lo + 1, key_at, nullptr, 0,
-                                   out.data, row, scratch);
-        }
-      }
-    });
+    const int64_t req = r / hq, h = r % hq, g = h / group;
+    const int64_t start = cu[req], len = cu[req + 1] - cu[req];
+    for (int64_t ii = 0; ii < len; ++ii) {
+      const attn::KeyRange vis = attn::DFlashVisible(ii, len, args.causal, args.sliding_window);
+      const auto key_at = [&](int64_t j) {
+        return attn::KeyRow{key.data, value.data, ((start + vis.lo + j) * hk + g) * d};
+      };
+      const int64_t row = ((start + ii) * hq + h) * d;
+      attn::AttendRow<In, Out>(query.data, row, d, args.scale, vis.hi - vis.lo + 1, key_at, nullptr, 0, out.data,
+                               row, scratch);
+    }
   });
 }
 

@@ -13,7 +13,6 @@
 #include "cpu/attn/attend_row.h"
 #include "cpu/attn/dflash_mask.h"
 #include "vt/registry.h"
-#include "vt/threadpool.h"
 
 namespace vt::cpu {
 namespace {
@@ -26,37 +25,28 @@ void DFlashPagedBlockAttentionCpu(const ExecContext& ctx, const Tensor& out, con
   const int64_t group = hq / hk;
   const int64_t bs = args.block_size, max_pages = block_table.shape[1];
   const int64_t page_stride = bs * hk * d, height_stride = hk * d;
-  const auto meta = [](const Tensor& t, int64_t i) {
-    int32_t v;
-    std::memcpy(&v, static_cast<const char*>(t.data) + i * 4, 4);
-    return static_cast<int64_t>(v);
-  };
-  attn::WithAttnStorage(query.dtype, out.dtype, [&](auto in, auto ost) {
+  attn::ForEachRow(ctx, query.dtype, out.dtype, hq * args.num_reqs,
+                   [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
     using In = decltype(in);
     using Out = decltype(ost);
-    ParallelForRows(ctx, hq * args.num_reqs, [&](int64_t r0, int64_t r1) {
-      attn::RowScratch scratch;
-      for (int64_t r = r0; r < r1; ++r) {
-        const int64_t req = r / hq, h = r % hq, g = h / group;
-        const int64_t start = meta(cu_seqlens, req), len = meta(cu_seqlens, req + 1) - start;
-        const int64_t context = meta(seq_lens, req);
-        for (int64_t ii = 0; ii < len; ++ii) {
-          const attn::KeyRange vis = attn::DFlashVisible(context + ii, context + len, args.causal,
-                                                         args.sliding_window);
-          const auto key_at = [&](int64_t j) {
-            const int64_t c = vis.lo + j;
-            if (c < context) {
-              const int64_t page = meta(block_table, req * max_pages + c / bs);
-              return attn::KeyRow{ctx_key.data, ctx_value.data, page * page_stride + (c % bs) * height_stride + g * d};
-            }
-            return attn::KeyRow{block_key.data, block_value.data, ((start + c - context) * hk + g) * d};
-          };
-          const int64_t row = ((start + ii) * hq + h) * d;
-          attn::AttendRow<In, Out>(query.data, row, d, args.scale, vis.hi - vis.lo + 1, key_at, nullptr, 0,
-                                   out.data, row, scratch);
+    const int64_t req = r / hq, h = r % hq, g = h / group;
+    const int64_t start = IntAt(cu_seqlens, req), len = IntAt(cu_seqlens, req + 1) - start;
+    const int64_t context = IntAt(seq_lens, req);
+    for (int64_t ii = 0; ii < len; ++ii) {
+      const attn::KeyRange vis = attn::DFlashVisible(context + ii, context + len, args.causal,
+                                                     args.sliding_window);
+      const auto key_at = [&](int64_t j) {
+        const int64_t c = vis.lo + j;
+        if (c < context) {
+          const int64_t page = IntAt(block_table, req * max_pages + c / bs);
+          return attn::KeyRow{ctx_key.data, ctx_value.data, page * page_stride + (c % bs) * height_stride + g * d};
         }
-      }
-    });
+        return attn::KeyRow{block_key.data, block_value.data, ((start + c - context) * hk + g) * d};
+      };
+      const int64_t row = ((start + ii) * hq + h) * d;
+      attn::AttendRow<In, Out>(query.data, row, d, args.scale, vis.hi - vis.lo + 1, key_at, nullptr, 0, out.data,
+                               row, scratch);
+    }
   });
 }
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "api/kernel_types.h"
-#include "cpu/conv/conv_storage.h"
+#include "cpu/access.h"
 #include "vt/registry.h"
 #include "vt/threadpool.h"
 
@@ -36,7 +36,7 @@ void FwdTyped(const ExecContext& ctx, const Tensor& out, const Tensor& x, int64_
       const int64_t len = qsl[static_cast<std::size_t>(s) + 1] - begin;
       const bool has_init = init[static_cast<std::size_t>(s)];
       const int64_t row = (s * channels + c) * width;
-      for (int64_t j = 0; j < width; ++j) old[static_cast<std::size_t>(j)] = conv::F32Elem::Load(conv_state.data, row + j);
+      for (int64_t j = 0; j < width; ++j) old[static_cast<std::size_t>(j)] = F32Elem::Load(conv_state.data, row + j);
       const float b = bias.empty() ? 0.0f : bias[static_cast<std::size_t>(c)];
       const float* wc = w.data() + c * k;
       for (int64_t t = 0; t < len; ++t) {
@@ -51,7 +51,7 @@ void FwdTyped(const ExecContext& ctx, const Tensor& out, const Tensor& x, int64_
           }
           acc += wc[j] * v;
         }
-        OS::Store(out.data, (begin + t) * channels + c, conv::Activate(acc, silu));
+        OS::Store(out.data, (begin + t) * channels + c, silu ? SiluF32(acc) : acc);
       }
       for (int64_t j = 0; j < width; ++j) {
         const int64_t src = len - width + j;  // token held by new column j
@@ -61,7 +61,7 @@ void FwdTyped(const ExecContext& ctx, const Tensor& out, const Tensor& x, int64_
         } else if (has_init) {
           v = old[static_cast<std::size_t>(width + src)];
         }
-        conv::F32Elem::Store(conv_state.data, row + j, v);
+        F32Elem::Store(conv_state.data, row + j, v);
       }
     }
   });
@@ -72,14 +72,12 @@ void CausalConv1dFwdCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
                         const Tensor& has_initial_state, const CausalConv1dArgs& args) {
   const int64_t n = conv_state.shape[0];
   std::vector<int64_t> qsl(static_cast<std::size_t>(n + 1));
-  for (int64_t i = 0; i <= n; ++i) qsl[static_cast<std::size_t>(i)] = conv::MetaAt(query_start_loc, i);
+  for (int64_t i = 0; i <= n; ++i) qsl[static_cast<std::size_t>(i)] = IntAt(query_start_loc, i);
   std::vector<bool> init(static_cast<std::size_t>(n));
-  for (int64_t i = 0; i < n; ++i) init[static_cast<std::size_t>(i)] = conv::MetaAt(has_initial_state, i) != 0;
-  const std::vector<float> w = conv::WidenAll(&weight), b = conv::WidenAll(bias);
-  conv::WithFloat(x.dtype, [&](auto xs) {
-    conv::WithFloat(out.dtype, [&](auto os) {
-      FwdTyped<decltype(xs), decltype(os)>(ctx, out, x, weight.shape[1], w, b, conv_state, qsl, init, args.silu_activation);
-    });
+  for (int64_t i = 0; i < n; ++i) init[static_cast<std::size_t>(i)] = IntAt(has_initial_state, i) != 0;
+  const std::vector<float> w = WidenAll(&weight), b = WidenAll(bias);
+  WithFloatInOutElem(x.dtype, out.dtype, [&](auto xs, auto os) {
+    FwdTyped<decltype(xs), decltype(os)>(ctx, out, x, weight.shape[1], w, b, conv_state, qsl, init, args.silu_activation);
   });
 }
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "api/kernel_types.h"
-#include "cpu/conv/conv_storage.h"
+#include "cpu/access.h"
 #include "vt/registry.h"
 #include "vt/threadpool.h"
 
@@ -45,7 +45,7 @@ void SpecTyped(const ExecContext& ctx, const Tensor& out, const Tensor& x, int64
       if (n == 0) continue;  // a padded request: nothing to read or shift
       const int64_t off = q.accepted[static_cast<std::size_t>(i)] - 1;
       const int64_t row = (s * channels + c) * len;
-      auto old_tap = [&](int64_t col) { return col < len ? conv::F32Elem::Load(conv_state.data, row + col) : 0.0f; };
+      auto old_tap = [&](int64_t col) { return col < len ? F32Elem::Load(conv_state.data, row + col) : 0.0f; };
       stream.assign(static_cast<std::size_t>(width + n), 0.0f);
       for (int64_t j = 0; j < width; ++j) stream[static_cast<std::size_t>(j)] = old_tap(off + j);
       for (int64_t t = 0; t < n; ++t) stream[static_cast<std::size_t>(width + t)] = XS::Load(x.data, (lo + t) * x_rs + c);
@@ -53,12 +53,12 @@ void SpecTyped(const ExecContext& ctx, const Tensor& out, const Tensor& x, int64
       for (int64_t t = 0; t < n; ++t) {
         float acc = bias.empty() ? 0.0f : bias[static_cast<std::size_t>(c)];
         for (int64_t j = 0; j < k; ++j) acc += wc[j] * stream[static_cast<std::size_t>(t + j)];
-        OS::Store(out.data, (lo + t) * channels + c, conv::Activate(acc, silu));
+        OS::Store(out.data, (lo + t) * channels + c, silu ? SiluF32(acc) : acc);
       }
       const int64_t keep = len - n;
       for (int64_t j = 0; j < keep; ++j) next[static_cast<std::size_t>(j)] = old_tap(off + j + 1);
       for (int64_t t = 0; t < n; ++t) next[static_cast<std::size_t>(keep + t)] = stream[static_cast<std::size_t>(width + t)];
-      for (int64_t j = 0; j < len; ++j) conv::F32Elem::Store(conv_state.data, row + j, next[static_cast<std::size_t>(j)]);
+      for (int64_t j = 0; j < len; ++j) F32Elem::Store(conv_state.data, row + j, next[static_cast<std::size_t>(j)]);
     }
   });
 }
@@ -69,16 +69,14 @@ void CausalConv1dSpecUpdateCpu(const ExecContext& ctx, const Tensor& out, const 
                                const CausalConv1dArgs& args) {
   const int64_t requests = cu_seqlens.shape[0] - 1;
   Requests q;
-  for (int64_t i = 0; i <= requests; ++i) q.cu.push_back(conv::MetaAt(cu_seqlens, i));
+  for (int64_t i = 0; i <= requests; ++i) q.cu.push_back(IntAt(cu_seqlens, i));
   for (int64_t i = 0; i < requests; ++i) {
-    q.slot.push_back(conv::MetaAt(conv_state_indices, i));
-    q.accepted.push_back(conv::MetaAt(num_accepted_tokens, i));
+    q.slot.push_back(IntAt(conv_state_indices, i));
+    q.accepted.push_back(IntAt(num_accepted_tokens, i));
   }
-  const std::vector<float> w = conv::WidenAll(&weight), bv = conv::WidenAll(bias);
-  conv::WithFloat(x.dtype, [&](auto xs) {
-    conv::WithFloat(out.dtype, [&](auto os) {
-      SpecTyped<decltype(xs), decltype(os)>(ctx, out, x, weight.shape[1], w, bv, conv_state, q, args.silu_activation);
-    });
+  const std::vector<float> w = WidenAll(&weight), bv = WidenAll(bias);
+  WithFloatInOutElem(x.dtype, out.dtype, [&](auto xs, auto os) {
+    SpecTyped<decltype(xs), decltype(os)>(ctx, out, x, weight.shape[1], w, bv, conv_state, q, args.silu_activation);
   });
 }
 

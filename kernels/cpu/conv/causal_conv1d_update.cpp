@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "api/kernel_types.h"
-#include "cpu/conv/conv_storage.h"
+#include "cpu/access.h"
 #include "vt/registry.h"
 #include "vt/threadpool.h"
 
@@ -39,13 +39,13 @@ void UpdateTyped(const ExecContext& ctx, const Tensor& out, const Tensor& x, int
       const float xt = XS::Load(x.data, b * x_rs + c);
       const float* wc = w.data() + c * k;
       float acc = bias.empty() ? 0.0f : bias[static_cast<std::size_t>(c)];
-      for (int64_t j = 0; j < width; ++j) acc += wc[j] * conv::F32Elem::Load(conv_state.data, row + j);
+      for (int64_t j = 0; j < width; ++j) acc += wc[j] * F32Elem::Load(conv_state.data, row + j);
       acc += wc[width] * xt;
-      OS::Store(out.data, b * channels + c, conv::Activate(acc, silu));
+      OS::Store(out.data, b * channels + c, silu ? SiluF32(acc) : acc);
       for (int64_t j = 0; j + 1 < width; ++j) {
-        conv::F32Elem::Store(conv_state.data, row + j, conv::F32Elem::Load(conv_state.data, row + j + 1));
+        F32Elem::Store(conv_state.data, row + j, F32Elem::Load(conv_state.data, row + j + 1));
       }
-      if (width > 0) conv::F32Elem::Store(conv_state.data, row + width - 1, xt);
+      if (width > 0) F32Elem::Store(conv_state.data, row + width - 1, xt);
     }
   });
 }
@@ -56,14 +56,12 @@ void CausalConv1dUpdateCpu(const ExecContext& ctx, const Tensor& out, const Tens
   const int64_t batch = x.shape[0];
   std::vector<int64_t> slot(static_cast<std::size_t>(batch));
   for (int64_t b = 0; b < batch; ++b) {
-    slot[static_cast<std::size_t>(b)] = conv_state_indices != nullptr ? conv::MetaAt(*conv_state_indices, b) : b;
+    slot[static_cast<std::size_t>(b)] = conv_state_indices != nullptr ? IntAt(*conv_state_indices, b) : b;
   }
-  const std::vector<float> w = conv::WidenAll(&weight), bv = conv::WidenAll(bias);
-  conv::WithFloat(x.dtype, [&](auto xs) {
-    conv::WithFloat(out.dtype, [&](auto os) {
-      UpdateTyped<decltype(xs), decltype(os)>(ctx, out, x, weight.shape[1], w, bv, conv_state, slot,
-                                              args.silu_activation);
-    });
+  const std::vector<float> w = WidenAll(&weight), bv = WidenAll(bias);
+  WithFloatInOutElem(x.dtype, out.dtype, [&](auto xs, auto os) {
+    UpdateTyped<decltype(xs), decltype(os)>(ctx, out, x, weight.shape[1], w, bv, conv_state, slot,
+                                            args.silu_activation);
   });
 }
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "api/kernel_types.h"
-#include "cpu/conv/conv_storage.h"
+#include "cpu/access.h"
 #include "vt/registry.h"
 #include "vt/threadpool.h"
 
@@ -26,10 +26,10 @@ void GdnStateGatherCpu(const ExecContext& ctx, const Tensor& working, const Tens
   std::vector<int64_t> slot(static_cast<std::size_t>(rows));
   std::vector<bool> keep(static_cast<std::size_t>(rows), true);
   for (int64_t r = 0; r < rows; ++r) {
-    slot[static_cast<std::size_t>(r)] = conv::MetaAt(state_idx, r);
-    if (has_initial_state != nullptr) keep[static_cast<std::size_t>(r)] = conv::MetaAt(*has_initial_state, r) != 0;
+    slot[static_cast<std::size_t>(r)] = IntAt(state_idx, r);
+    if (has_initial_state != nullptr) keep[static_cast<std::size_t>(r)] = IntAt(*has_initial_state, r) != 0;
   }
-  conv::WithFloat(cache.dtype, [&](auto cs) {
+  WithFloatElem(cache.dtype, [&](auto cs) {
     using CS = decltype(cs);
     ParallelForRows(ctx, rows, [&](int64_t r0, int64_t r1) {
       for (int64_t r = r0; r < r1; ++r) {
@@ -37,7 +37,7 @@ void GdnStateGatherCpu(const ExecContext& ctx, const Tensor& working, const Tens
         const int64_t src_row = slot[static_cast<std::size_t>(r)] * mid * lc, dst_row = r * mid * lw;
         for (int64_t m = 0; m < mid; ++m) {
           for (int64_t e = 0; e < lw; ++e) {
-            conv::F32Elem::Store(working.data, dst_row + m * lw + e, k ? CS::Load(cache.data, src_row + m * lc + e) : 0.0f);
+            F32Elem::Store(working.data, dst_row + m * lw + e, k ? CS::Load(cache.data, src_row + m * lc + e) : 0.0f);
           }
         }
       }

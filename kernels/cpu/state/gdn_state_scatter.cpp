@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "api/kernel_types.h"
-#include "cpu/conv/conv_storage.h"
+#include "cpu/access.h"
 #include "vt/registry.h"
 #include "vt/threadpool.h"
 
@@ -22,15 +22,15 @@ void GdnStateScatterCpu(const ExecContext& ctx, const Tensor& cache, const Tenso
   int64_t mid = 1;
   for (int d = 1; d < inner; ++d) mid *= working.shape[d];
   std::vector<int64_t> slot(static_cast<std::size_t>(rows));
-  for (int64_t r = 0; r < rows; ++r) slot[static_cast<std::size_t>(r)] = conv::MetaAt(state_idx, r);
-  conv::WithFloat(cache.dtype, [&](auto cs) {
+  for (int64_t r = 0; r < rows; ++r) slot[static_cast<std::size_t>(r)] = IntAt(state_idx, r);
+  WithFloatElem(cache.dtype, [&](auto cs) {
     using CS = decltype(cs);
     ParallelForRows(ctx, rows, [&](int64_t r0, int64_t r1) {
       for (int64_t r = r0; r < r1; ++r) {
         const int64_t src_row = r * mid * lw, dst_row = slot[static_cast<std::size_t>(r)] * mid * lc;
         for (int64_t m = 0; m < mid; ++m) {
           for (int64_t e = 0; e < lw; ++e) {
-            CS::Store(cache.data, dst_row + m * lc + e, conv::F32Elem::Load(working.data, src_row + m * lw + e));
+            CS::Store(cache.data, dst_row + m * lc + e, F32Elem::Load(working.data, src_row + m * lw + e));
           }
         }
       }

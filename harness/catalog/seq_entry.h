@@ -1,0 +1,95 @@
+// Pieces every entry of the recurrence and sequence families uses alike
+// (gdn, kda, mamba, conv, attn, state): the generator wrapped around an
+// entry's draws, the fields each OpSpec fills the same way, integer
+// metadata tensors whose VALUES are part of a case (offsets, slot indices,
+// accepted counts, block tables), the error cases that edit them or rebuild
+// a case from edited params, poisoned outputs for the claims' own runs, and
+// the claim that first runs the op on its case. Each family's builder
+// (gdn_recurrence_entry.h, kda_entry.h, gdn_gate_entry.h, mamba_entry.h,
+// conv_entry.h, attn_entry.h, state_entry.h) adds the oracle, outputs and
+// shared checks of its shape; docs/adding-an-op.md shows an entry.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/catalog/entry.h"
+
+namespace vt::conform::seq {
+
+// An entry's draws into Params(name): knobs in the order its case ids list
+// them. Drawn() adds the case seed last, as every generator does.
+using Draw = std::function<void(Params&, Tier)>;
+std::function<rc::Gen<Params>(Tier)> Drawn(const std::string& name, Draw draw);
+// A family's shared draws, then an entry's own (`more`; empty: none).
+Draw Then(Draw shared, Draw more);
+
+using Run = std::function<void(const vt::ExecContext&, const Workspace&)>;
+
+// name, family, dtypes (the report's text), gen (Drawn), build and run: the
+// fields every entry states and nothing derives.
+OpSpec Basics(const std::string& name, const std::string& family, const std::string& dtypes, Draw draw,
+              std::function<void(Case&)> build, Run run);
+
+// Appends `more` to `v` (error cases, claims, operands).
+template <class T>
+void Append(std::vector<T>& v, std::vector<T> more) {
+  for (T& x : more) v.push_back(std::move(x));
+}
+
+// --- metadata tensors -------------------------------------------------------
+
+// t holds exactly `values`: overrides over a constant 0 fill, so every
+// re-materialisation (another layout, a mutated error case) gives the same
+// bytes.
+void SetInts(TensorData& t, const std::vector<int64_t>& values);
+// An input of `dtype` and `shape` holding `values`.
+TensorData& AddInts(Case& c, const std::string& name, vt::DType dtype, std::vector<int64_t> shape,
+                    const std::vector<int64_t>& values);
+// The same, rank 1 ([values.size()]).
+TensorData& AddInts(Case& c, const std::string& name, vt::DType dtype, const std::vector<int64_t>& values);
+// The values SetInts declared: readable before the case is materialised,
+// which is when error cases edit them.
+std::vector<int64_t> Declared(const TensorData& t);
+// The values a tensor holds: its bytes once materialised (a golden's too),
+// else the declared ones.
+std::vector<int64_t> Ints(const TensorData& t);
+// Prefix sums [0, l0, l0 + l1, ...].
+std::vector<int64_t> Cumulative(const std::vector<int64_t>& lens);
+// An integer-list knob ("lens", "blocks", ...).
+std::vector<int64_t> IntList(const Params& p, const std::string& key);
+
+// --- error cases ------------------------------------------------------------
+
+// Edits the declared values of one metadata tensor; `edit` returns false
+// when it cannot apply to the case (so does a case without the tensor).
+using IntsEdit = std::function<bool(std::vector<int64_t>&, const Case&)>;
+ErrorCase EditInts(const std::string& name, const std::string& tensor, const std::string& expect, IntsEdit edit);
+// Rebuilds the case through `build` after `edit` changed its params: a
+// shape relation broken at its source, every tensor following the new
+// params (e.g. a head count that no longer divides another).
+ErrorCase Rebuilt(const std::string& name, const std::string& expect, std::function<bool(Params&)> edit,
+                  std::function<void(Case&)> build);
+// The named extents set to exactly 0 together (tensors the case lacks are
+// skipped): one emptiness condition broken while the shape relations
+// between those tensors still hold.
+ErrorCase ZeroExtents(const std::string& name, const std::vector<std::pair<std::string, int>>& dims,
+                      const std::string& expect);
+// Sets a knob the entry's Run reads, present or not: an argument the
+// generator never draws (a null host pointer, a tensor-parallel size).
+ErrorCase SetArg(const std::string& name, const std::string& key, Json value, const std::string& expect);
+
+// --- claims -----------------------------------------------------------------
+
+// A contiguous output with every byte 0xA5: a run must write each.
+TensorData Poisoned(const std::string& name, vt::DType dtype, const std::vector<int64_t>& shape);
+
+// A claim that runs the op on its own case first (a guard error there
+// violates it) and hands that run to `check`, which holds it against
+// another computation (other ops, sub-batches, a second call).
+using CheckRun = std::function<ClaimOutcome(const OpSpec&, const Case&, const vt::ExecContext&, const Execution& run)>;
+Claim AfterRun(std::string name, std::string statement, std::function<bool(const Params&)> applies, CheckRun check);
+
+}  // namespace vt::conform::seq
