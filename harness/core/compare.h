@@ -75,6 +75,10 @@ struct TrustCounts {
   int64_t n = 0, nans = 0, zeros = 0;
   int64_t nonzero = 0;  // finite, nonzero reference elements
   int64_t vacuous = 0;  // of those, how many have a tolerance wider than the signal
+  // An input holds a NaN or an infinity (special values): NaN outputs are
+  // then what the spec's propagation makes, and an all-NaN reference is a
+  // full check of where the NaNs go (AnyInputNonFinite).
+  bool nonfinite_inputs = false;
 };
 // An element's acceptance half-width says nothing when it is wider than both
 // the value itself and 1% of the reference's RMS (or is not finite): the
@@ -95,10 +99,19 @@ std::string UnjudgedNote(const std::string& output, const TrustCounts& t);
 // A max_zero_fraction above 1 (this value) turns the zero-count rules off: the
 // output holds exact codes whose zeros are data (OutputSpec::zeros_are_data).
 inline constexpr double kZerosAreData = 2.0;
+// MISTRUSTED (with the reason) or "": an all-NaN reference where no input is
+// non-finite; an all-zero one (unless zeros are data); more zeros than
+// max_zero_fraction only when the nonzero elements left are too few to judge
+// (TooFewNonzero); too little judged (TooLittleJudged). docs/tolerance.md.
 std::string MistrustReason(const TrustCounts& t, double max_zero_fraction);
+// Fewer than kMinJudgedFraction of the elements nonzero and fewer than
+// kEnoughJudged of them: the partial-verdict threshold, applied to zeros.
+bool TooFewNonzero(const TrustCounts& t);
+// Whether an input operand of `c` holds a NaN or an infinity.
+bool AnyInputNonFinite(const Case& c);
 
 OutputCheck CheckOutput(const TensorData& got, const Expected& want, const Tolerance& tol,
-                        double max_zero_fraction);
+                        double max_zero_fraction, bool nonfinite_inputs = false);
 
 // Adds an output's unjudged elements to a case's partial-verdict count and note.
 void AddUnjudged(CaseResult& r, const OutputCheck& c);

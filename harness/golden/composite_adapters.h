@@ -29,8 +29,12 @@ GoldenMapping MapMoeBlock(const GoldenCase& g);  // harness/golden/moe_block.cpp
 // router kernel's (ids [T,k] i32, weights [T,k] f32, from `logits` and `bias`
 // under `ra`) differ among candidates tied within the Bounded scores take
 // upstream's ids and the f32 definition's weights for them. Returns the
-// verdict's line, "" when no row was tied.
+// verdict's line, "" when no row was tied. golden_logits (optional): the
+// router logits upstream computed (its own matmul, apart from the kernel's);
+// each logit is then taken anywhere between the two, so a tie in upstream's
+// logits that the kernel's rounding split still counts as a tie.
 std::string FollowTiedPicks(const TensorData& golden_ids, const TensorData& logits, const TensorData* bias,
-                            const vt::MoeRouterTopKArgs& ra, TensorData& ids, TensorData& weights);
+                            const vt::MoeRouterTopKArgs& ra, TensorData& ids, TensorData& weights,
+                            const TensorData* golden_logits = nullptr);
 
 }  // namespace vt::conform

@@ -29,7 +29,7 @@ struct Side {
 // baseline_err + floor (compare.cpp, Accept), which the own-model statistic
 // uses too.
 Side Compare(const TensorData& got_t, const TensorData& want_t, const Expected* own, const Tolerance* own_tol,
-             double atol, double rtol, double max_zero_fraction) {
+             double atol, double rtol, double max_zero_fraction, bool nonfinite_inputs) {
   Side s;
   const auto got = got_t.Values(), want = want_t.Values();
   s.n = static_cast<int64_t>(got.size());
@@ -38,6 +38,7 @@ Side Compare(const TensorData& got_t, const TensorData& want_t, const Expected* 
   // garbage is MISTRUSTED, not passed.
   TrustCounts& trust = s.trust;
   trust.n = s.n;
+  trust.nonfinite_inputs = nonfinite_inputs;
   double sum_sq = 0;
   int64_t finite = 0;
   for (const double w : want) {
@@ -273,6 +274,7 @@ CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult 
   r.tolerance = std::string(buf) + (r.tolerance.empty() ? "" : "; " + r.tolerance);
   double headroom = 0;
   std::string mistrust;
+  const bool nonfinite_inputs = AnyInputNonFinite(map.c);
   for (const auto& [case_name, golden_name] : map.compare) {
     const TensorData& got = one.after.Get(case_name);
     const auto relaid = map.golden_relaid.find(golden_name);
@@ -310,7 +312,8 @@ CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult 
       own_tol = &o.tol;
       if (o.zeros_are_data) zero_fraction = kZerosAreData;
     }
-    const Side s = Compare(got, want, it == own.end() ? nullptr : &it->second, own_tol, atol, rtol, zero_fraction);
+    const Side s =
+        Compare(got, want, it == own.end() ? nullptr : &it->second, own_tol, atol, rtol, zero_fraction, nonfinite_inputs);
     headroom = std::max(headroom, s.headroom);
     r.metrics[golden_name] = {{"n", s.n},           {"bad", s.bad},
                               {"max_abs", s.max_abs}, {"max_rel", s.max_rel},

@@ -19,6 +19,7 @@
 // Intermediates are stored in x's dtype (f32, or bf16 as torch stores each op's
 // result); what the chain cannot express is UNSUPPORTED with the reason.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "harness/catalog/claims.h"
@@ -75,7 +76,8 @@ TensorData GatedMlp(const vt::ExecContext& ctx, TensorData& x, const vt::Tensor&
 // the kernel's pick is not right keeps it (and `out` then fails). Returns
 // the verdict's line ("" when no row needed it).
 std::string FollowTiedPicks(const TensorData& golden_ids, const TensorData& logits, const TensorData* bias,
-                            const vt::MoeRouterTopKArgs& ra, TensorData& ids, TensorData& weights) {
+                            const vt::MoeRouterTopKArgs& ra, TensorData& ids, TensorData& weights,
+                            const TensorData* golden_logits) {
   const int64_t t = ids.shape[0], k = ids.shape[1], e = logits.shape[1];
   if (golden_ids.Numel() != t * k) return "";
   oracle::RouterSpec spec;
@@ -85,10 +87,40 @@ std::string FollowTiedPicks(const TensorData& golden_ids, const TensorData& logi
   spec.n_group = ra.num_expert_group;
   spec.topk_group = ra.topk_group;
   spec.routed_scaling_factor = ra.routed_scaling_factor;
-  const std::vector<double> x = logits.Values(), gid = golden_ids.Values();
+  const std::vector<double> x = logits.Values();
+  std::vector<double> gid = golden_ids.Values();
   const std::vector<double> b = bias != nullptr ? bias->Values() : std::vector<double>{};
   const std::vector<double>* bp = bias != nullptr ? &b : nullptr;
   std::vector<double> kid = ids.Values(), kw = weights.Values();
+  // |kernel logit - upstream logit| per element: the router's input is only
+  // known to lie between the two. Upstream's matmul rounds apart from the
+  // kernel's, so an exact tie in its logits may arrive split by a step in the
+  // kernel's, which alone would make the kernel's pick "certain" and
+  // upstream's wrong (on the regenerated cases measured so far both logits
+  // were identical: this is for recorded GPU cases, whose matmul differs).
+  std::vector<double> radius;
+  if (golden_logits != nullptr && golden_logits->Numel() == t * e) {
+    const std::vector<double> up = golden_logits->Values();
+    radius.resize(x.size());
+    for (std::size_t j = 0; j < x.size(); ++j) {
+      const double d = std::fabs(x[j] - up[j]);
+      radius[j] = std::isfinite(d) ? d : 0.0;
+    }
+  }
+  // Upstream's ids in the spec's order (selection score descending, then
+  // index): torch may return top-k unsorted (vLLM's CPU _softmax_topk did on
+  // seed 1135319442: expert 0 first, ahead of a higher score), and the order
+  // within a row is no part of the block's output but is of RouterPicksWhyNot.
+  for (int64_t r = 0; r < t; ++r) {
+    const auto row = oracle::RouterRowScores<oracle::Bounded>(x.data() + r * e, e, bp, spec);
+    const auto first = gid.begin() + r * k;
+    std::stable_sort(first, first + k, [&](double a, double b) {
+      const auto ia = static_cast<std::size_t>(a), ib = static_cast<std::size_t>(b);
+      const bool inside = ia < row.sel.size() && ib < row.sel.size();
+      if (inside && row.sel[ia].v != row.sel[ib].v) return row.sel[ia].v > row.sel[ib].v;
+      return a < b;
+    });
+  }
   const auto forced = oracle::MoeRouterTopK<float>(t, e, x, bp, spec, {&gid, oracle::RouterPicks::When::kAlways});
   std::string rows;
   int64_t n = 0;
@@ -99,7 +131,8 @@ std::string FollowTiedPicks(const TensorData& golden_ids, const TensorData& logi
       gp.push_back(static_cast<int64_t>(gid[static_cast<size_t>(r * k + j)]));
     }
     if (std::is_permutation(kp.begin(), kp.end(), gp.begin())) continue;
-    const auto row = oracle::RouterRowScores<oracle::Bounded>(x.data() + r * e, e, bp, spec);
+    const auto row = oracle::RouterRowScores<oracle::Bounded>(x.data() + r * e, e, bp, spec,
+                                                              radius.empty() ? nullptr : radius.data() + r * e);
     if (!oracle::RouterPicksWhyNot(row, spec, kp).empty() || !oracle::RouterPicksWhyNot(row, spec, gp).empty()) continue;
     for (int64_t j = 0; j < k; ++j) {
       kid[static_cast<size_t>(r * k + j)] = gid[static_cast<size_t>(r * k + j)];
@@ -189,7 +222,8 @@ GoldenMapping MapMoeBlock(const GoldenCase& g) {
     vt::MoeRouterTopK(ctx, ViewOf(weights), ViewOf(ids), ViewOf(logits), ra, has_bias ? &bias_view : nullptr);
     std::vector<GoldenMapping::SideCheck> ties;
     if (g.Has("topk_ids")) {
-      const std::string line = FollowTiedPicks(g.Get("topk_ids"), logits, has_bias ? &bias : nullptr, ra, ids, weights);
+      const std::string line = FollowTiedPicks(g.Get("topk_ids"), logits, has_bias ? &bias : nullptr, ra, ids, weights,
+                                               g.Has("router_logits") ? &g.Get("router_logits") : nullptr);
       if (!line.empty()) ties.push_back({"topk_ids", line, ""});
     }
 

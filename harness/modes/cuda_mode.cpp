@@ -136,9 +136,11 @@ class CudaMode : public Mode {
     }
     double headroom = 0.0;
     std::string mistrust;
+    const bool nonfinite_inputs = AnyInputNonFinite(c);
     for (const OutputSpec& os : op.outputs(c)) {
       const double zero_fraction = os.zeros_are_data ? kZerosAreData : op.max_zero_fraction;
-      const OutputCheck chk = CheckOutput(run.after.Get(os.tensor), want.at(os.tensor), os.tol, zero_fraction);
+      const OutputCheck chk =
+          CheckOutput(run.after.Get(os.tensor), want.at(os.tensor), os.tol, zero_fraction, nonfinite_inputs);
       headroom = std::max(headroom, chk.m.headroom);
       r.tolerance += (r.tolerance.empty() ? "" : "; ") + os.tensor + ": " + os.tol.Describe() + " (" + os.tol.reason + ")";
       r.metrics[os.tensor] = {{"n", chk.m.n},          {"bad", chk.m.bad},         {"bytes_equal", chk.m.bytes_equal},

@@ -65,9 +65,10 @@ class OracleMode : public Mode {
     const std::vector<TensorData> want_bytes = op.oracle_bytes ? op.oracle_bytes(c) : std::vector<TensorData>();
     std::set<std::string> byte_checked;
     for (const TensorData& t : want_bytes) byte_checked.insert(t.name);
+    const bool nonfinite_inputs = AnyInputNonFinite(c);
     for (const OutputSpec& os : op.outputs(c)) {
       const double zero_fraction = os.zeros_are_data ? kZerosAreData : op.max_zero_fraction;
-      OutputCheck chk = CheckOutput(run.after.Get(os.tensor), want.at(os.tensor), os.tol, zero_fraction);
+      OutputCheck chk = CheckOutput(run.after.Get(os.tensor), want.at(os.tensor), os.tol, zero_fraction, nonfinite_inputs);
       // An all-NaN reference on a byte-compared output is a full check (the
       // payloads), not a lost signal: no mistrust, reported or counted.
       if (byte_checked.count(os.tensor) > 0 && chk.m.n > 0 && chk.m.nans == chk.m.n) chk.mistrust.clear();

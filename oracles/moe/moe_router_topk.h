@@ -76,10 +76,21 @@ S Spread(double v, double lo, double hi) {
   }
 }
 
+// Logit j as the scores' input: exactly x[j], or (Bounded, radius given) any
+// value within radius[j] of it - logits another evaluation computed apart
+// from the kernel's (a golden's recorded router_logits).
+template <class S>
+S Logit(const double* x, const double* radius, int64_t j) {
+  if constexpr (std::is_same_v<S, Bounded>) {
+    if (radius != nullptr && radius[j] > 0.0) return Bounded{x[j], radius[j], false};
+  }
+  return In<S>(x[j]);
+}
+
 // softmax(x) as the spec defines it: a row holding NaN or +inf, or only
 // -inf, has a NaN sum, and every probability is then 0.
 template <class S>
-std::vector<S> Softmax(const double* x, int64_t e) {
+std::vector<S> Softmax(const double* x, int64_t e, const double* radius = nullptr) {
   bool poisoned = true;
   for (int64_t j = 0; j < e; ++j) poisoned = poisoned && x[j] == -INFINITY;
   for (int64_t j = 0; j < e; ++j) poisoned = poisoned || std::isnan(x[j]) || x[j] == INFINITY;
@@ -89,7 +100,7 @@ std::vector<S> Softmax(const double* x, int64_t e) {
   for (int64_t j = 0; j < e; ++j) m = std::max(m, x[j]);
   S sum = In<S>(0.0);
   for (int64_t j = 0; j < e; ++j) {
-    p[static_cast<size_t>(j)] = Exp(In<S>(x[j]) - In<S>(m));
+    p[static_cast<size_t>(j)] = Exp(Logit<S>(x, radius, j) - In<S>(m));
     sum += p[static_cast<size_t>(j)];
   }
   for (auto& v : p) v = v / sum;  // sum >= exp(0) = 1
@@ -163,14 +174,17 @@ struct RouterRow {
   std::vector<S> score, sel, gscore;
 };
 
+// x_radius (optional, Bounded only): each logit may be anywhere within its
+// radius of x (router::Logit).
 template <class S>
-RouterRow<S> RouterRowScores(const double* x, int64_t e, const std::vector<double>* bias, const RouterSpec& a) {
+RouterRow<S> RouterRowScores(const double* x, int64_t e, const std::vector<double>* bias, const RouterSpec& a,
+                             const double* x_radius = nullptr) {
   RouterRow<S> r;
   const bool grouped = a.n_group > 0;
   if (grouped && a.sigmoid) {
-    for (int64_t j = 0; j < e; ++j) r.score.push_back(Sigmoid(In<S>(x[j])));
+    for (int64_t j = 0; j < e; ++j) r.score.push_back(Sigmoid(router::Logit<S>(x, x_radius, j)));
   } else {
-    r.score = router::Softmax<S>(x, e);
+    r.score = router::Softmax<S>(x, e, x_radius);
   }
   // The bias steers selection only.
   r.sel = r.score;

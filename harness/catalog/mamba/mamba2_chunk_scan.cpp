@@ -167,9 +167,14 @@ ScanBaseline Baseline(const oracle::Mamba2ScanProblem& q) {
   return {worst(truth32.out, same.out), worst(truth32.final_states, same.final_states)};
 }
 
-OracleResult Oracle(const Case& c) {
-  const oracle::Mamba2ScanProblem q = Problem(c);
-  const auto truth = oracle::Mamba2ChunkScanRecurrence<double>(q);
+// The chunked algorithm's per-element allowances (the oracle's
+// Mamba2ChunkScanScale): everything but the decays' cumsum error, per part of
+// y - the intra-chunk part is a sum of i + 1 terms (added there per
+// element), each an N-term CB dot and a few roundings (exp, products, dt);
+// the carried part is an N-term dot C . S_prev with S_prev built by L-term
+// chunk-state sums through a chain of chunks - and the flips of handover
+// roundings.
+oracle::Mamba2ScanScale Allowances(const oracle::Mamba2ScanProblem& q) {
   const double u = 0x1p-24;
   // Chunks per sequence (the state passing's chain length).
   int64_t chain = 1;
@@ -184,14 +189,15 @@ OracleResult Oracle(const Case& c) {
   for (std::size_t k = 0; k + 1 < q.cu_chunk_seqlens.size(); ++k) {
     longest_chunk = std::max(longest_chunk, q.cu_chunk_seqlens[k + 1] - q.cu_chunk_seqlens[k]);
   }
-  // Everything but the decays' cumsum error, per part of y (the oracle's
-  // Mamba2ChunkScanScale): the intra-chunk part is a sum of i + 1 terms
-  // (added there per element), each an N-term CB dot and a few roundings
-  // (exp, products, dt); the carried part is an N-term dot C . S_prev with
-  // S_prev built by L-term chunk-state sums through a chain of chunks.
   const double intra_rel = static_cast<double>(q.N + 8) * u;
   const double carry_rel = static_cast<double>(q.N + longest_chunk + chain + 8) * u;
-  const auto scale = oracle::Mamba2ChunkScanScale(q, intra_rel, carry_rel);
+  return oracle::Mamba2ChunkScanScale(q, intra_rel, carry_rel);
+}
+
+OracleResult Oracle(const Case& c) {
+  const oracle::Mamba2ScanProblem q = Problem(c);
+  const auto truth = oracle::Mamba2ChunkScanRecurrence<double>(q);
+  const auto scale = Allowances(q);
   const ScanBaseline base = Baseline(q);
   const double b_out = base.out, b_fs = base.final_states;
   Expected out, fs;
@@ -210,24 +216,22 @@ std::vector<OutputSpec> Outputs(const Case&) {
   return {{"out", Bound(mamba::kBaselineWhy)}, {"final_states", Bound(mamba::kBaselineWhy)}};
 }
 
-// The tolerance is sharp: the oracle with a planted bug (the handover
-// rounding dropped, every interior chunk boundary moved by one token, a
+// The tolerance is sharp: the oracle with a planted algorithm bug (a
 // chunk's decay cumsum started from the previous chunk's total) must be
-// rejected by this case's tolerance. Run on cases where each bug can show
-// at all (f32 out; normal values: the decays keep the state entering a
-// chunk; the first two need a non-f32 state), at least one handover.
-// A planted bug applies only where it is visible: where it moves some output
-// by more than the baseline rule's allowance, kBaselineC * max|oracle<float>
-// - truth| - a move a correct f32 evaluation in another order may also make,
-// so no tolerance that admits correct kernels could reject it (e.g. a
-// handover after one token whose state the next decay wipes out). A case on
-// which no planted bug is visible is SKIPPED with the moves, never FAILED.
+// rejected by this case's tolerance. Run on cases where it can show at all
+// (f32 out; normal values: the decays keep the state entering a chunk), at
+// least one handover. It applies only where it is visible: where it moves
+// some output by more than a correct kernel may also move it - the baseline
+// rule's allowance, kBaselineC * max|oracle<float> - truth|, plus, at that
+// element, the effect of the handover roundings that may flip (out_flip: a
+// correct f32 state one ulp off a bf16 midpoint rounds the other way). A
+// case on which it is not visible is SKIPPED with its move, never FAILED.
 Claim ToleranceIsSharp() {
   Claim cl;
   cl.name = "tolerance_is_sharp";
-  cl.statement = "the tolerance rejects the recurrence with a planted bug wherever the bug moves an output by "
-                 "more than the baseline allowance: handover rounding dropped, chunk boundaries off by one, a "
-                 "decay cumsum carried over from the previous chunk";
+  cl.statement = "the tolerance rejects the recurrence with a chunk's decay cumsum carried over from the previous "
+                 "chunk wherever that moves an output by more than the baseline allowance plus the handover-flip "
+                 "allowance there";
   cl.applies = [](const Params& p) { return p.Str("out") == "f32" && p.Str("dist") == "normal"; };
   cl.check = [](const OpSpec& op, const Case& c, const vt::ExecContext&) {
     const oracle::Mamba2ScanProblem q = Problem(c);
@@ -238,35 +242,33 @@ Claim ToleranceIsSharp() {
     const OracleResult want = op.oracle(c);
     const std::vector<OutputSpec> outs = op.outputs(c);
     const double visible = mamba::kBaselineC * Baseline(q).out + mamba::kBaselineFloor;
+    const std::vector<double> flip = Allowances(q).out_flip;
+    // Only the decay bug: dropping a handover rounding or moving a chunk
+    // boundary by a token moves outputs by about one bf16 step of the state's
+    // contribution, the size of the flip and rounding allowances a correct
+    // kernel is granted there; on a case they either exceed the element's
+    // whole allowance (and any check rejects them) or they do not (and no
+    // sound tolerance can), so a per-case claim on them is either vacuous or
+    // a false failure (vt-fuzz soak, issue 21). The same bugs planted in the
+    // kernel are mutants the gate kills (mamba2-drop-state-rounding,
+    // mamba2-chunk-boundary-off-by-one).
     std::vector<std::pair<std::string, oracle::Mamba2ScanProblem>> planted;
     oracle::Mamba2ScanProblem carry = q;
     carry.planted_cumsum_carry = true;
     planted.push_back({"cumsum carried over", carry});
-    if (q.state_fmt != oracle::Fmt::kF32) {
-      oracle::Mamba2ScanProblem unrounded = q;
-      unrounded.state_fmt = oracle::Fmt::kF32;
-      planted.push_back({"handover rounding dropped", unrounded});
-      oracle::Mamba2ScanProblem moved = q;
-      bool any = false;
-      for (std::size_t k = 1; k + 1 < moved.cu_chunk_seqlens.size(); ++k) {
-        int64_t& t = moved.cu_chunk_seqlens[k];
-        if (starts.count(t)) continue;
-        t += moved.cu_chunk_seqlens[k + 1] - t >= 2 ? 1 : -1;  // stays inside its sequence
-        any = true;
-      }
-      if (any) planted.push_back({"chunk boundaries off by one", moved});
-    }
     int checked = 0;
     std::string unseen;
     char buf[256];
     for (const auto& [what, bad] : planted) {
       const auto r = oracle::Mamba2ChunkScanRecurrence<double>(bad);
       const Expected& w = want.at("out");
-      double moved = 0.0, allowed = 0.0;
+      double moved = 0.0, allowed = 0.0, beyond = 0.0;  // beyond: largest move past what a correct kernel may do
       for (std::size_t k = 0; k < r.out.size(); ++k) {
-        if (std::fabs(r.out[k] - w.v[k]) > moved) moved = std::fabs(r.out[k] - w.v[k]), allowed = w.e[k];
+        const double d = std::fabs(r.out[k] - w.v[k]);
+        if (d > moved) moved = d, allowed = w.e[k];
+        if (d > visible + flip[k]) beyond = std::max(beyond, d - visible - flip[k]);
       }
-      if (!(moved > visible)) {
+      if (!(beyond > 0.0)) {
         std::snprintf(buf, sizeof buf, "%s%s moves out by at most %.3g", unseen.empty() ? "" : "; ", what.c_str(),
                       moved);
         unseen += buf;
@@ -282,7 +284,10 @@ Claim ToleranceIsSharp() {
       }
     }
     if (checked == 0) {
-      std::snprintf(buf, sizeof buf, ", within the baseline allowance %.3g: no planted bug is visible here", visible);
+      std::snprintf(buf, sizeof buf,
+                    ", within the baseline allowance %.3g plus the handover-flip allowance there: no planted bug is "
+                    "visible here",
+                    visible);
       return ClaimOutcome::NotApplicable(unseen + buf);
     }
     return ClaimOutcome::Holds();

@@ -200,12 +200,32 @@ TEST(Compare, MistrustedReferences) {
   EXPECT_EQ(nan.m.bad, 0);
   EXPECT_NE(nan.mistrust.find("all NaN"), std::string::npos) << nan.mistrust;
 
-  // 6 of 10 zeros (1e-50 rounds to 0 in f32 and counts as one) > 0.5; 5 of 10 is not.
-  std::vector<double> six = {0, 0, 0, 0, 0, 1e-50, 1, 2, 3, 4}, five = {0, 0, 0, 0, 1e-50, 5, 1, 2, 3, 4};
-  const OutputCheck mostly = CheckOutput(F32(six), Want(six), Exact("x"), 0.5);
-  EXPECT_NE(mostly.mistrust.find("mostly zero (6 of 10"), std::string::npos) << mostly.mistrust;
-  EXPECT_TRUE(CheckOutput(F32(five), Want(five), Exact("x"), 0.5).passed());
-  EXPECT_TRUE(CheckOutput(F32(six), Want(six), Exact("x"), 0.7).passed());
+  // ...but not where an input is non-finite: NaN is then what propagation
+  // makes, and the comparison checks that every element is NaN.
+  EXPECT_TRUE(CheckOutput(F32(Fill(8, NAN)), Want(Fill(8, NAN)), Exact("x"), 0.5, true).passed());
+  const OutputCheck nan_not_nan = CheckOutput(F32(Fill(8, 1.0)), Want(Fill(8, NAN)), Exact("x"), 0.5, true);
+  EXPECT_EQ(nan_not_nan.m.bad, 8);  // still held to the NaNs
+  EXPECT_TRUE(CheckOutput(F32(Fill(8, 0.0)), Want(Fill(8, 0.0)), Exact("x"), 0.5, true).mistrust.find("all zero") !=
+              std::string::npos);
+
+  // More zeros than the fraction are MISTRUSTED only when the nonzero elements
+  // left are too few to judge (< 10% and < 1000): 6 of 10 zeros (1e-50 rounds
+  // to 0 in f32 and counts as one) leave 4 to judge; 95 of 100 leave 5.
+  std::vector<double> six = {0, 0, 0, 0, 0, 1e-50, 1, 2, 3, 4};
+  EXPECT_TRUE(CheckOutput(F32(six), Want(six), Exact("x"), 0.5).passed());
+  std::vector<double> most(100, 0.0);
+  for (int k = 0; k < 5; ++k) most[static_cast<std::size_t>(k)] = k + 1.0;
+  const OutputCheck mostly = CheckOutput(F32(most), Want(most), Exact("x"), 0.5);
+  EXPECT_NE(mostly.mistrust.find("mostly zero (95 of 100"), std::string::npos) << mostly.mistrust;
+  EXPECT_TRUE(CheckOutput(F32(most), Want(most), Exact("x"), 0.96).passed());
+  most[5] = 6.0;  // 94 of 100: 6 nonzero, still < 10
+  EXPECT_FALSE(CheckOutput(F32(most), Want(most), Exact("x"), 0.5).passed());
+  for (int k = 6; k < 10; ++k) most[static_cast<std::size_t>(k)] = k + 1.0;  // 90 of 100: 10 nonzero, judged
+  EXPECT_TRUE(CheckOutput(F32(most), Want(most), Exact("x"), 0.5).passed());
+  // A wrong value among a mostly-zero reference is still caught.
+  std::vector<double> wrong = most;
+  wrong[0] = 9.0;
+  EXPECT_EQ(CheckOutput(F32(wrong), Want(most), Exact("x"), 0.5).m.bad, 1);
 
   const OutputCheck count = CheckOutput(F32({1, 2}), Want({1, 2, 3}), Exact("x"), 0.5);
   EXPECT_NE(count.mistrust.find("oracle produced 3 values for 2 elements"), std::string::npos) << count.mistrust;

@@ -167,5 +167,41 @@ TEST(RouterTies, MoeBlockFollowsUpstreamOnlyOnTiedRows) {
   EXPECT_EQ(weights.Values()[2], 0.5);  // untouched
 }
 
+// A tie in upstream's own logits that the kernel's logits split (a matmul
+// rounded apart): with upstream's logits given, each logit lies anywhere
+// between the two, so the tie holds and the block follows upstream; without
+// them the kernel's split is taken as certain. A pick right under neither
+// logits still stays the kernel's.
+TEST(RouterTies, MoeBlockTieInUpstreamsLogitsSplitByTheKernels) {
+  auto t = [](const std::string& name, vt::DType dt, std::vector<int64_t> shape, std::vector<double> v) {
+    return TensorFromValues(name, dt, std::move(shape), Role::kInput, v);
+  };
+  const TensorData ours = t("logits", vt::DType::kF32, {1, 4}, {3, 1.0078125, 1, 0});  // bf16 split 1 | 1
+  const TensorData theirs = t("router_logits", vt::DType::kF32, {1, 4}, {3, 1, 1, 0});
+  vt::MoeRouterTopKArgs ra;
+  ra.top_k = 2;
+  ra.renormalize = true;
+  const TensorData upstream = t("topk_ids", vt::DType::kI64, {1, 2}, {2, 0});  // any order
+  for (const bool given : {false, true}) {
+    TensorData ids = t("ids", vt::DType::kI32, {1, 2}, {0, 1});
+    TensorData weights = t("w", vt::DType::kF32, {1, 2}, {0.5, 0.5});
+    const std::string line = FollowTiedPicks(upstream, ours, nullptr, ra, ids, weights, given ? &theirs : nullptr);
+    EXPECT_EQ(ids.Values(), given ? (std::vector<double>{0, 2}) : (std::vector<double>{0, 1})) << line;
+  }
+  // Upstream's ids unsorted (torch.topk may return them so: vLLM's CPU router
+  // did on regen seed 1135319442) on an exact tie: followed, in the spec's order.
+  const TensorData tied = t("logits", vt::DType::kF32, {1, 4}, {3, 1, 1, 0});
+  TensorData ids_u = t("ids", vt::DType::kI32, {1, 2}, {0, 1});
+  TensorData weights_u = t("w", vt::DType::kF32, {1, 2}, {0.5, 0.5});
+  EXPECT_NE(FollowTiedPicks(upstream, tied, nullptr, ra, ids_u, weights_u), "");
+  EXPECT_EQ(ids_u.Values(), (std::vector<double>{0, 2}));
+  const TensorData far = t("router_logits", vt::DType::kF32, {1, 4}, {3, 1.0078125, 1.0078125, 0});
+  const TensorData wrong = t("topk_ids", vt::DType::kI64, {1, 2}, {3, 0});  // expert 3 is below both
+  TensorData ids = t("ids", vt::DType::kI32, {1, 2}, {0, 1});
+  TensorData weights = t("w", vt::DType::kF32, {1, 2}, {0.5, 0.5});
+  EXPECT_EQ(FollowTiedPicks(wrong, ours, nullptr, ra, ids, weights, &far), "");
+  EXPECT_EQ(ids.Values(), (std::vector<double>{0, 1}));
+}
+
 }  // namespace
 }  // namespace vt::conform
