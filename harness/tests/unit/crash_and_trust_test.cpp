@@ -54,5 +54,16 @@ TEST(TrustRule, AllNaNIsTrustedWhereTheBytesAreCompared) {
   EXPECT_EQ(r.status, Outcome::kPassed) << r.reason << r.detail;
 }
 
+// The same for zeros: a byte-compared output judges each zero exactly (sign
+// bit included), so an all-zero scatter under fill=bits is a full check (the
+// vt-fuzz soak's finding, shrunk), not MISTRUSTED.
+TEST(TrustRule, ZerosAreDataWhereTheBytesAreCompared) {
+  const CaseResult r = OracleCheck(
+      "gdn_state_scatter",
+      "gdn_state_scatter(cache=f16,T=1,rank=3,H=1,D=1,wide=0,extra=0,scale=1.0,fill=bits,layout=separate,"
+      "values=normal,seed=0x7e)");
+  EXPECT_EQ(r.status, Outcome::kPassed) << r.reason << r.detail;
+}
+
 }  // namespace
 }  // namespace vt::conform
