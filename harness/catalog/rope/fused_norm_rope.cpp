@@ -126,7 +126,7 @@ OpSpec Spec_fused_norm_rope() {
        .draw = Draw, .build = Build, .run = Run, .truth = Eval<entry::Bounded>, .f32 = Eval<float>, .outputs = Outputs});
   s.contract = {{entry::Operand("x", entry::kF32BF16, entry::kRowStrided, {2}),
                  entry::Operand("weight", entry::kF32BF16, entry::kContiguous, {1}),
-                 rope_entry::Positions(), entry::Operand("cache", entry::kF32BF16, entry::kContiguous, {2}),
+                 rope_entry::Positions(), rope_entry::Cache(),
                  entry::Written("latent_out", entry::kF32BF16, entry::kRowStrided, {2}),
                  entry::Written("pe_out", entry::kF32BF16, entry::kRowStrided, {2})},
                 {entry::PositiveFinite("eps")}};

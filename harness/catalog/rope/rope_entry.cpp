@@ -18,6 +18,8 @@ OperandRule Positions(std::vector<int> ranks) {
   return entry::Operand("positions", {vt::DType::kI32, vt::DType::kI64}, entry::kContiguous, std::move(ranks));
 }
 
+OperandRule Cache() { return entry::Operand("cache", entry::kF32BF16, entry::kContiguous, {2}); }
+
 ErrorCase OtherFloat(const std::string& tensor, const std::string& first) {
   return ErrorCase(tensor + "_other_float", [=](Case& c) {
     TensorData* t = c.Find(tensor);

@@ -153,6 +153,8 @@ void DrawTokens(Params& p, Tier tier);
 
 // positions: i32/i64, contiguous, of the given ranks ([T]; [3, T] mrope).
 OperandRule Positions(std::vector<int> ranks = {1});
+// cache [P, rot]: the rotated operands' f32/bf16 dtype, contiguous.
+OperandRule Cache();
 
 // --- error cases -------------------------------------------------------------
 

@@ -134,7 +134,7 @@ OpSpec Spec_rope_from_cache() {
        .draw = Draw, .build = Build, .run = Run, .truth = Eval<entry::Bounded>, .f32 = Eval<float>, .outputs = Outputs});
   s.contract = {{entry::Written("q", entry::kF32BF16, entry::kRowStrided, {3}),
                  entry::Written("k", entry::kF32BF16, entry::kRowStrided, {3}), rope_entry::Positions({1, 2}),
-                 entry::Operand("cache", entry::kF32BF16, entry::kContiguous, {2})},
+                 rope_entry::Cache()},
                 {}};
   s.values.specials = {{"q"}, {"k"}, {"cache"}};
   s.errors = {rope_entry::OtherFloat("k", "q"), rope_entry::OtherFloat("cache", "q"),
