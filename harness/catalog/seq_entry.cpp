@@ -34,6 +34,14 @@ OpSpec Basics(const std::string& name, const std::string& family, const std::str
   return s;
 }
 
+OpSpec EvaluatedSpec(const Evaluated& e) {
+  OpSpec s = Basics(e.name, e.family, e.dtypes, e.draw, e.build, e.run);
+  s.oracle = entry::Bounds(e.truth);
+  s.oracle_f32 = entry::F32(e.f32);
+  s.outputs = e.outputs;
+  return s;
+}
+
 void SetInts(TensorData& t, const std::vector<int64_t>& values) {
   t.fill = Fill::Const(0.0);
   t.overrides.clear();

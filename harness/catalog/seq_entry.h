@@ -33,6 +33,22 @@ using Run = std::function<void(const vt::ExecContext&, const Workspace&)>;
 OpSpec Basics(const std::string& name, const std::string& family, const std::string& dtypes, Draw draw,
               std::function<void(Case&)> build, Run run);
 
+// An entry held to a Bounded oracle and to its f32 definition (the same
+// Eval template at both scalars): Basics, then oracle, oracle_f32 and
+// outputs. The RoPE builder, moe_combine and matmul_nvfp4_fp4 are this.
+struct Evaluated {
+  std::string name;
+  std::string family = {};  // a family builder may set it (RopeSpec)
+  std::string dtypes;
+  Draw draw;
+  std::function<void(Case&)> build;
+  Run run;
+  entry::Outs<entry::Bounded> (*truth)(const Case&) = nullptr;  // Eval<entry::Bounded>
+  entry::Outs<float> (*f32)(const Case&) = nullptr;             // Eval<float>
+  std::function<std::vector<OutputSpec>(const Case&)> outputs;
+};
+OpSpec EvaluatedSpec(const Evaluated& e);
+
 // Appends `more` to `v` (error cases, claims, operands).
 template <class T>
 void Append(std::vector<T>& v, std::vector<T> more) {
