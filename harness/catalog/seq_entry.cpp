@@ -101,6 +101,33 @@ ErrorCase EditInts(const std::string& name, const std::string& tensor, const std
           expect};
 }
 
+bool StartAtOne(std::vector<int64_t>& v, const Case&) {
+  v[0] = 1;
+  return true;
+}
+
+bool EndPastTotal(std::vector<int64_t>& v, const Case&) {
+  v.back() += 1;
+  return true;
+}
+
+bool FirstNegative(std::vector<int64_t>& v, const Case&) {
+  v.front() = -1;
+  return true;
+}
+
+bool FirstStepNegative(std::vector<int64_t>& v, const Case&) {
+  if (v.size() < 3) return false;
+  v[1] = -1;
+  return true;
+}
+
+bool FirstStepEmpty(std::vector<int64_t>& v, const Case&) {
+  if (v.size() < 3) return false;
+  v[1] = v[0];
+  return true;
+}
+
 ErrorCase Rebuilt(const std::string& name, const std::string& expect, std::function<bool(Params&)> edit,
                   std::function<void(Case&)> build) {
   return {name,
