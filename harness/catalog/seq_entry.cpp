@@ -34,6 +34,14 @@ OpSpec Basics(const std::string& name, const std::string& family, const std::str
   return s;
 }
 
+OpSpec EvaluatedSpec(const Evaluated& e) {
+  OpSpec s = Basics(e.name, e.family, e.dtypes, e.draw, e.build, e.run);
+  s.oracle = entry::Bounds(e.truth);
+  s.oracle_f32 = entry::F32(e.f32);
+  s.outputs = e.outputs;
+  return s;
+}
+
 void SetInts(TensorData& t, const std::vector<int64_t>& values) {
   t.fill = Fill::Const(0.0);
   t.overrides.clear();
@@ -91,6 +99,33 @@ ErrorCase EditInts(const std::string& name, const std::string& tensor, const std
             return true;
           },
           expect};
+}
+
+bool StartAtOne(std::vector<int64_t>& v, const Case&) {
+  v[0] = 1;
+  return true;
+}
+
+bool EndPastTotal(std::vector<int64_t>& v, const Case&) {
+  v.back() += 1;
+  return true;
+}
+
+bool FirstNegative(std::vector<int64_t>& v, const Case&) {
+  v.front() = -1;
+  return true;
+}
+
+bool FirstStepNegative(std::vector<int64_t>& v, const Case&) {
+  if (v.size() < 3) return false;
+  v[1] = -1;
+  return true;
+}
+
+bool FirstStepEmpty(std::vector<int64_t>& v, const Case&) {
+  if (v.size() < 3) return false;
+  v[1] = v[0];
+  return true;
 }
 
 ErrorCase Rebuilt(const std::string& name, const std::string& expect, std::function<bool(Params&)> edit,

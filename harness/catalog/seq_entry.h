@@ -28,10 +28,51 @@ Draw Then(Draw shared, Draw more);
 
 using Run = std::function<void(const vt::ExecContext&, const Workspace&)>;
 
+// The functions every entry defines under the same names, in the order a
+// case meets them: Draw (its knobs; where the family draws shared ones
+// first, only the entry's own - empty: none), Build (its tensors), Run (the
+// kernel call), then its oracle (Eval<double> or Eval<Bounded>, or the
+// OracleResult itself) and what the kernel is held to bit for bit beside it
+// (the op's definition evaluated in f32, or the exact output bytes; empty:
+// none). One field, so that an entry names them once:
+//   .hooks = {Draw, Build, Run, Eval<double>, Eval<float>},
+template <class Oracle, class Definition>
+struct Hooks {
+  Draw draw;
+  void (*build)(Case&);
+  Run run;
+  Oracle oracle;
+  Definition definition = {};
+};
+
 // name, family, dtypes (the report's text), gen (Drawn), build and run: the
 // fields every entry states and nothing derives.
 OpSpec Basics(const std::string& name, const std::string& family, const std::string& dtypes, Draw draw,
               std::function<void(Case&)> build, Run run);
+
+// An entry held to a Bounded oracle and to its f32 definition (the same
+// Eval template at both scalars): Basics, then oracle, oracle_f32 and
+// outputs. The RoPE builder, moe_combine and matmul_nvfp4_fp4 are this.
+struct Evaluated {
+  std::string name;
+  std::string family = {};  // a family builder may set it (RopeSpec)
+  std::string dtypes;
+  Draw draw;
+  std::function<void(Case&)> build;
+  Run run;
+  entry::Outs<entry::Bounded> (*truth)(const Case&) = nullptr;  // Eval<entry::Bounded>
+  entry::Outs<float> (*f32)(const Case&) = nullptr;             // Eval<float>
+  std::function<std::vector<OutputSpec>(const Case&)> outputs;
+};
+OpSpec EvaluatedSpec(const Evaluated& e);
+
+// The same from an entry's hooks: the family's `shared` draws first where
+// it has any (empty: the entry's draws alone), then the entry's.
+template <class Oracle, class Definition>
+OpSpec Basics(const std::string& name, const std::string& family, const std::string& dtypes,
+              const Hooks<Oracle, Definition>& h, Draw shared = {}) {
+  return Basics(name, family, dtypes, shared ? Then(shared, h.draw) : h.draw, h.build, h.run);
+}
 
 // Appends `more` to `v` (error cases, claims, operands).
 template <class T>
@@ -67,6 +108,13 @@ std::vector<int64_t> IntList(const Params& p, const std::string& key);
 // when it cannot apply to the case (so does a case without the tensor).
 using IntsEdit = std::function<bool(std::vector<int64_t>&, const Case&)>;
 ErrorCase EditInts(const std::string& name, const std::string& tensor, const std::string& expect, IntsEdit edit);
+// Edits several families make, each breaking one rule of an offsets tensor
+// [0, o1, ..., total] (or of an index list, FirstNegative):
+bool StartAtOne(std::vector<int64_t>& v, const Case&);         // v[0] = 1
+bool EndPastTotal(std::vector<int64_t>& v, const Case&);       // the last offset one past the total
+bool FirstNegative(std::vector<int64_t>& v, const Case&);      // v[0] = -1
+bool FirstStepNegative(std::vector<int64_t>& v, const Case&);  // v[1] = -1 (two steps or more)
+bool FirstStepEmpty(std::vector<int64_t>& v, const Case&);     // v[1] = v[0] (two steps or more)
 // Rebuilds the case through `build` after `edit` changed its params: a
 // shape relation broken at its source, every tensor following the new
 // params (e.g. a head count that no longer divides another).

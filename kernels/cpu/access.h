@@ -106,8 +106,8 @@ void WithFloatElem(DType dt, Fn&& fn) {
 
 // fn(Elem{}) for the f32 / bf16 storage of an output (the FloatOut dtypes;
 // validated upstream: any other dtype is taken as f32). Only the two
-// storages a validated output can have are instantiated. rope_common.h's
-// WithRopeStorage is this dispatch under its own name.
+// storages a validated output can have are instantiated (the RoPE kernels'
+// q/k/cache storage is this dispatch too).
 template <class Fn>
 void WithFloatOutElem(DType dt, Fn&& fn) {
   if (dt == DType::kBF16) {

@@ -6,20 +6,13 @@
 #include <vector>
 
 #include "oracles/act/activations.h"
+#include "oracles/act/elementwise.h"
 
 namespace vt::oracle {
 
 template <class S>
 std::vector<S> GeluAndMul(int64_t rows, int64_t d, const std::vector<double>& x) {
-  std::vector<S> out(static_cast<size_t>(rows * d));
-  for (int64_t i = 0; i < rows; ++i) {
-    for (int64_t j = 0; j < d; ++j) {
-      const S g = In<S>(x[static_cast<size_t>(i * 2 * d + j)]);
-      const S up = In<S>(x[static_cast<size_t>(i * 2 * d + d + j)]);
-      out[static_cast<size_t>(i * d + j)] = GeluTanh(g) * up;
-    }
-  }
-  return out;
+  return GatedHalves<S>(rows, d, x, [](S g, S up) { return GeluTanh(g) * up; });
 }
 
 }  // namespace vt::oracle

@@ -4,15 +4,13 @@
 #include <vector>
 
 #include "oracles/act/activations.h"
+#include "oracles/act/elementwise.h"
 
 namespace vt::oracle {
 
 template <class S>
 std::vector<S> MoeSiluMul(const std::vector<double>& gate, const std::vector<double>& up) {
-  std::vector<S> out;
-  out.reserve(gate.size());
-  for (size_t i = 0; i < gate.size(); ++i) out.push_back(Silu(In<S>(gate[i])) * In<S>(up[i]));
-  return out;
+  return Zip<S>(gate, up, [](S g, S u) { return Silu(g) * u; });
 }
 
 }  // namespace vt::oracle

@@ -4,16 +4,13 @@
 
 #include <vector>
 
-#include "oracles/scalar.h"
+#include "oracles/act/elementwise.h"
 
 namespace vt::oracle {
 
 template <class S>
 std::vector<S> MulScalar(const std::vector<double>& x, double s) {
-  std::vector<S> out;
-  out.reserve(x.size());
-  for (double xi : x) out.push_back(In<S>(xi) * In<S>(s));
-  return out;
+  return Map<S>(x, [s](S xi) { return xi * In<S>(s); });
 }
 
 }  // namespace vt::oracle

@@ -5,15 +5,13 @@
 #include <vector>
 
 #include "oracles/act/activations.h"
+#include "oracles/act/elementwise.h"
 
 namespace vt::oracle {
 
 template <class S>
 std::vector<S> SigmoidGate(const std::vector<double>& attn, const std::vector<double>& gate) {
-  std::vector<S> out;
-  out.reserve(attn.size());
-  for (size_t i = 0; i < attn.size(); ++i) out.push_back(In<S>(attn[i]) * Sigmoid(In<S>(gate[i])));
-  return out;
+  return Zip<S>(attn, gate, [](S a, S g) { return a * Sigmoid(g); });
 }
 
 }  // namespace vt::oracle

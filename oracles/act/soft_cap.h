@@ -4,16 +4,13 @@
 
 #include <vector>
 
-#include "oracles/scalar.h"
+#include "oracles/act/elementwise.h"
 
 namespace vt::oracle {
 
 template <class S>
 std::vector<S> SoftCap(const std::vector<double>& x, double cap) {
-  std::vector<S> out;
-  out.reserve(x.size());
-  for (double xi : x) out.push_back(In<S>(cap) * Tanh(In<S>(xi) / In<S>(cap)));
-  return out;
+  return Map<S>(x, [cap](S xi) { return In<S>(cap) * Tanh(xi / In<S>(cap)); });
 }
 
 }  // namespace vt::oracle

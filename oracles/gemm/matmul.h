@@ -13,21 +13,31 @@
 
 namespace vt::oracle {
 
-// a [m,k] and b [k,n] row-major logical values; returns out [m,n].
+// out [m,n] = sum_p a[i,p] * B(p,j), where B(p,j) = b[p * p_stride + j *
+// j_stride]: the right operand read in either orientation (matmul's [k,n],
+// matmul_bt's [n,k] weight), a row-major [m,k] on the left.
 template <class S>
-std::vector<S> Matmul(int64_t m, int64_t k, int64_t n, const std::vector<double>& a,
-                      const std::vector<double>& b) {
+std::vector<S> MatrixProduct(int64_t m, int64_t k, int64_t n, const std::vector<double>& a,
+                             const std::vector<double>& b, int64_t p_stride, int64_t j_stride) {
   std::vector<S> out(static_cast<std::size_t>(m * n));
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; ++j) {
       S acc = In<S>(0.0);
       for (int64_t p = 0; p < k; ++p) {
-        acc = acc + In<S>(a[static_cast<std::size_t>(i * k + p)]) * In<S>(b[static_cast<std::size_t>(p * n + j)]);
+        acc = acc + In<S>(a[static_cast<std::size_t>(i * k + p)]) *
+                        In<S>(b[static_cast<std::size_t>(p * p_stride + j * j_stride)]);
       }
       out[static_cast<std::size_t>(i * n + j)] = acc;
     }
   }
   return out;
+}
+
+// a [m,k] and b [k,n] row-major logical values; returns out [m,n].
+template <class S>
+std::vector<S> Matmul(int64_t m, int64_t k, int64_t n, const std::vector<double>& a,
+                      const std::vector<double>& b) {
+  return MatrixProduct<S>(m, k, n, a, b, n, 1);
 }
 
 }  // namespace vt::oracle

@@ -1,12 +1,18 @@
-// Helpers the activation / elementwise-glue catalog entries share.
+// The builder and helpers of the activation / elementwise catalog entries
+// (harness/catalog/act). An entry states its dtype knobs, its own draws, its
+// tensors, its run call and oracle (act::Glu / Flat / WithScalar make both from
+// the function names for the common shapes) and its output rule; ActSpec adds
+// what every such entry fills the same way (docs/adding-an-op.md).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "harness/catalog/entry.h"
+#include "harness/catalog/entry_parts.h"
 #include "harness/golden/golden_check.h"
+#include "vt/ops.h"
 
 namespace vt::conform::act {
 
@@ -77,5 +83,94 @@ inline GoldenMapping GoldenGlu(const GoldenCase& g, const std::string& op) {
   m.compare = {{"out", out}};
   return m;
 }
+
+// --- the builder -----------------------------------------------------------
+
+// An entry's run call and its oracle at both scalars (every written operand's
+// values, as entry::Outs).
+struct Calls {
+  std::function<void(const vt::ExecContext&, const Workspace&)> run;
+  std::function<entry::Outs<entry::Bounded>(const Case&)> truth;
+  std::function<entry::Outs<float>(const Case&)> f32;
+};
+
+using UnaryKernel = void (*)(const vt::ExecContext&, const vt::Tensor& out, const vt::Tensor& x);
+using BinaryKernel = void (*)(const vt::ExecContext&, const vt::Tensor& out, const vt::Tensor& a, const vt::Tensor& b);
+using ScalarKernel = void (*)(const vt::ExecContext&, const vt::Tensor& out, const vt::Tensor& x, double s);
+template <class S>
+using GluOracle = std::vector<S> (*)(int64_t rows, int64_t d, const std::vector<double>& x);
+template <class S>
+using FlatOracle = std::vector<S> (*)(const std::vector<double>& x);
+template <class S>
+using FlatBinaryOracle = std::vector<S> (*)(const std::vector<double>& a, const std::vector<double>& b);
+template <class S>
+using ScalarOracle = std::vector<S> (*)(const std::vector<double>& x, double s);
+
+// A gated linear unit: kernel(out, x) on x [T, 2D]; oracle(T, D, x).
+Calls Glu(UnaryKernel kernel, GluOracle<entry::Bounded> oracle, GluOracle<float> oracle_f32);
+// Elementwise over the flat order: kernel(out, x); oracle(x).
+Calls Flat(UnaryKernel kernel, FlatOracle<entry::Bounded> oracle, FlatOracle<float> oracle_f32);
+// The same with two inputs, named a and b: kernel(out, a, b); oracle(a, b).
+Calls Flat(const std::string& a, const std::string& b, BinaryKernel kernel, FlatBinaryOracle<entry::Bounded> oracle,
+           FlatBinaryOracle<float> oracle_f32);
+// x and the scalar knob `key`: the API takes it as the double drawn and
+// narrows it itself; the oracle gets f32(key), the value the kernel uses.
+Calls WithScalar(const std::string& key, ScalarKernel kernel, ScalarOracle<entry::Bounded> oracle,
+                 ScalarOracle<float> oracle_f32);
+
+// What an activation entry says; ActSpec builds the OpSpec (family "act").
+struct Act {
+  std::string name;
+  // Its run call and oracle, the one operand it writes and that operand's
+  // tolerance rule.
+  Calls calls;
+  std::string out = "out";
+  Tolerance rule;
+  std::string dtypes;  // for reports and --list
+  // The generator draws, in this order (the case ids' order): these dtype
+  // knobs, "T" (gen::Rows), `width` (gen::Width), the entry's own `draw`
+  // ("scale" included), then the seed (`seed`; empty: gen::Seed()).
+  std::vector<entry::DTypeKnob> keys = {entry::DrawIn("x"), entry::DrawOut("out")};
+  std::string width = "D";
+  std::function<void(Params&, Tier)> draw;
+  std::function<rc::Gen<uint64_t>(const Params&)> seed = {};
+  std::function<void(Case&)> build;
+};
+
+OpSpec ActSpec(const Act& a);
+
+// The draws of a flat op whose operand shapes need only agree in element
+// count: the "shape" knob (FlatShapeKnob), then "scale" from ExpScale().
+void DrawFlatExp(Params& p, Tier tier);
+
+// One input of a flat op: its name and the dtypes its validator accepts.
+struct FlatInput {
+  std::string name;
+  std::vector<vt::DType> dtypes;
+};
+// What every flat binary op out = f(a, b) states alike: the contract (any
+// ranks, equal element counts, so no rank error), special values in both
+// inputs, the flat-slice claim, and after the entry's `dtype_errors` the
+// element-count, layout, null-data, device (on b) and alias error cases.
+void FlatBinaryRules(OpSpec& s, const FlatInput& a, const FlatInput& b, std::vector<vt::DType> out,
+                     std::vector<ErrorCase> dtype_errors);
+
+// A gated linear unit x [T, 2D] -> out [T, D] (silu_and_mul, gelu_and_mul):
+// ActSpec with "scale" drawn from `scale` and x filled by `fill`, plus the
+// contract, the special values in x, batch invariance (RowSlice) and the
+// error cases every GLU validator refuses alike; `errors` are the entry's own.
+OpSpec GluSpec(const std::string& name, rc::Gen<double> scale, Fill (*fill)(const Params&), Calls calls,
+               Tolerance rule, std::vector<ErrorCase> errors);
+
+// What a same-shape unary op with a scalar argument states alike (mul_scalar,
+// soft_cap): x F and out O of one shape (rank 1..4), the scalar's `range`,
+// special values in x, independent elements (FlatSlice), and the shared error
+// cases before the entry's own `errors`.
+void SameShapeRules(OpSpec& s, ScalarRule range, std::vector<ErrorCase> errors);
+
+// x [T, 2D] -> out [T, D], x filled by `fill`.
+void BuildGlu(Case& c, const Fill& fill);
+// out and x of one RankShape, x filled by `fill`.
+void BuildRankUnary(Case& c, const Fill& fill);
 
 }  // namespace vt::conform::act

@@ -6,8 +6,6 @@
 namespace vt::conform {
 namespace {
 
-using entry::Bounded;
-
 // relu of a symmetric N(0, scale^2) input zeroes about half of the outputs.
 constexpr double kMaxZeroFraction = 0.6;
 
@@ -29,24 +27,17 @@ double ZeroFraction(const Params& p, int64_t n, uint64_t seed) {
   return static_cast<double>(zeros) / static_cast<double>(n);
 }
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("moe_relu2");
-    p.Set("x", *gen::FloatIn());
-    p.Set("out", *gen::FloatOut());
-    p.Set("T", *gen::Rows(tier));
-    p.Set("D", *gen::Width(tier));
-    p.Set("shape", *act::FlatShapeKnob());  // exercises the "equal numel" contract
-    // No exp here: the general magnitudes (30^2 * tails stays far below overflow).
-    p.Set("scale", *gen::Scale());
-    // A small case can draw mostly non-positive x, and the trust check rightly
-    // refuses a mostly-zero reference: keep seeds whose output stays trustworthy.
-    const int64_t n = p.Int("T") * p.Int("D");
-    p.seed = *rc::gen::suchThat(gen::Seed(), [p, n](uint64_t seed) {
-      return ZeroFraction(p, n, seed) <= kMaxZeroFraction;
-    });
-    return p;
-  });
+void Draw(Params& p, Tier) {
+  p.Set("shape", *act::FlatShapeKnob());  // exercises the "equal numel" contract
+  // No exp here: the general magnitudes (30^2 * tails stays far below overflow).
+  p.Set("scale", *gen::Scale());
+}
+
+// A small case can draw mostly non-positive x, and the trust check rightly
+// refuses a mostly-zero reference: keep seeds whose output stays trustworthy.
+rc::Gen<uint64_t> TrustedSeed(const Params& p) {
+  const int64_t n = p.Int("T") * p.Int("D");
+  return rc::gen::suchThat(gen::Seed(), [p, n](uint64_t seed) { return ZeroFraction(p, n, seed) <= kMaxZeroFraction; });
 }
 
 void Build(Case& c) {
@@ -57,31 +48,19 @@ void Build(Case& c) {
   c.Output("out", p.DType("out"), act::FlatShape(k, 0, t, d));
 }
 
-void Run(const vt::ExecContext& ctx, const Workspace& ws) { vt::MoeRelu2(ctx, ws["out"], ws["x"]); }
-
-template <class S>
-entry::Outs<S> Eval(const Case& c) {
-  return {{"out", oracle::MoeRelu2<S>(c.Get("x").Values())}};
-}
-
-std::vector<OutputSpec> Outputs(const Case&) {
-  return {{"out", Exact("the clamp is exact and relu(x) * relu(x) is one f32 multiply of a given "
-                        "value, rounded once to out: defined exactly")}};
-}
-
 }  // namespace
 
 OpSpec Spec_moe_relu2() {
-  OpSpec s;
-  s.name = "moe_relu2";
-  s.family = "act";
-  s.dtypes = "cpu: x f32/f16/bf16; out f32/bf16; any ranks, equal element counts";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = act::ActSpec({
+      .name = "moe_relu2",
+      .calls = act::Flat(vt::MoeRelu2, oracle::MoeRelu2<entry::Bounded>, oracle::MoeRelu2<float>),
+      .rule = Exact("the clamp is exact and relu(x) * relu(x) is one f32 multiply of a given "
+                    "value, rounded once to out: defined exactly"),
+      .dtypes = "cpu: x f32/f16/bf16; out f32/bf16; any ranks, equal element counts",
+      .draw = Draw,
+      .seed = TrustedSeed,
+      .build = Build,
+  });
   // relu of a symmetric input zeroes ~50% of the outputs by definition; the
   // default 0.5 would mistrust half of all valid cases.
   s.max_zero_fraction = kMaxZeroFraction;

@@ -7,21 +7,10 @@
 namespace vt::conform {
 namespace {
 
-using entry::Bounded;
-
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("mul_col_vec_f32");
-    p.Set("x", *gen::FloatOut());  // f32 / bf16 (x is read and written)
-    p.Set("col", "f32");           // the only column dtype
-    p.Set("T", *gen::Rows(tier));  // rows (M); "T" is the catalog-wide row key
-    p.Set("N", *gen::Width(tier));
-    p.Set("pad", *gen::Pad());     // x's row stride is N + pad: gaps must stay untouched
-    // No exp here: the general magnitudes (x * col stays far below overflow).
-    p.Set("scale", *gen::Scale());
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier) {
+  p.Set("pad", *gen::Pad());  // x's row stride is N + pad: gaps must stay untouched
+  // No exp here: the general magnitudes (x * col stays far below overflow).
+  p.Set("scale", *gen::Scale());
 }
 
 void Build(Case& c) {
@@ -40,24 +29,22 @@ entry::Outs<S> Eval(const Case& c) {
   return {{"x", oracle::MulColVec<S>(x.shape[0], x.shape[1], x.Values(), c.Get("col").Values())}};
 }
 
-std::vector<OutputSpec> Outputs(const Case&) {
-  return {{"x", Exact("one f32 multiply of the given x and col, rounded once to x's dtype "
-                      "(in place): defined exactly")}};
-}
-
 }  // namespace
 
 OpSpec Spec_mul_col_vec_f32() {
-  OpSpec s;
-  s.name = "mul_col_vec_f32";
-  s.family = "act";
-  s.dtypes = "cpu: x f32/bf16 [M,N] in place, row stride >= N; col f32 [N] contiguous";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = act::ActSpec({
+      .name = "mul_col_vec_f32",
+      .calls = {Run, Eval<entry::Bounded>, Eval<float>},
+      .out = "x",
+      .rule = Exact("one f32 multiply of the given x and col, rounded once to x's dtype "
+                    "(in place): defined exactly"),
+      .dtypes = "cpu: x f32/bf16 [M,N] in place, row stride >= N; col f32 [N] contiguous",
+      // x f32 / bf16 (read and written); col: f32 only. "T" (rows, M) is the catalog-wide row key.
+      .keys = {entry::DrawOut("x"), entry::Fixed("col", "f32")},
+      .width = "N",
+      .draw = Draw,
+      .build = Build,
+  });
   // x accepts padded rows, so its layout errors are an inner stride and
   // overlapping rows rather than mut::Strided.
   s.contract = {{entry::Written("x", entry::kF32BF16, entry::kRowStrided, {2}), entry::Operand("col", entry::kF32, entry::kContiguous, {1})}, {}};

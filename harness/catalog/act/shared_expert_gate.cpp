@@ -9,26 +9,14 @@
 namespace vt::conform {
 namespace {
 
-using entry::Bounded;
-
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("shared_expert_gate");
-    p.Set("sd", *gen::Pick(std::vector<std::string>{"f32", "bf16"}));
-    p.Set("gl", "f32");    // the only gate-logit dtype
-    p.Set("out", "bf16");  // the only output dtype
-    p.Set("T", *gen::Rows(tier));
-    p.Set("H", *gen::Width(tier));
-    // sd needs only T*H elements: [T,H] or [T,1,H] (both keep T leading, so a
-    // row slice is the same tokens in every operand). gl is [T] or [T,1].
-    p.Set("sd_shape", *gen::Pick(std::vector<std::string>{"th", "th", "t1h"}));
-    p.Set("gl_shape", *gen::Pick(std::vector<std::string>{"t", "t1"}));
-    p.Set("scale", *act::ExpScale());
-    // f32 sd chosen so that each product lands on a bf16 rounding midpoint.
-    if (p.Str("sd") == "f32") p.Set("midpoints", *gen::Flag());
-    p.seed = *gen::Seed();
-    return p;
-  });
+// sd needs only T*H elements: [T,H] or [T,1,H] (both keep T leading, so a
+// row slice is the same tokens in every operand). gl is [T] or [T,1].
+void Draw(Params& p, Tier) {
+  p.Set("sd_shape", *gen::Pick(std::vector<std::string>{"th", "th", "t1h"}));
+  p.Set("gl_shape", *gen::Pick(std::vector<std::string>{"t", "t1"}));
+  p.Set("scale", *act::ExpScale());
+  // f32 sd chosen so that each product lands on a bf16 rounding midpoint.
+  if (p.Str("sd") == "f32") p.Set("midpoints", *gen::Flag());
 }
 
 // The bf16 output hides a one-ulp slip in the f32 gate (a sigmoid computed in
@@ -82,12 +70,6 @@ entry::Outs<S> Eval(const Case& c) {
   return {{"out", oracle::SharedExpertGate<S>(out.shape[0], out.shape[1], c.Get("sd").Values(), c.Get("gl").Values())}};
 }
 
-std::vector<OutputSpec> Outputs(const Case&) {
-  return {{"out", Bound("f32: expf(-gl) (glibc, 1 ulp), 1 + that, 1 / that, times sd: running "
-                        "error bound of each f32 step, then one rounding to bf16 "
-                        "(docs/tolerance.md)")}};
-}
-
 // sd flattened as attn and gl repeated over each token's H elements as gate:
 // both kernels compute SigmoidF32(gate) in f32, multiply by the f32 value of the
 // data (a commutative IEEE product) and round once to bf16, so the bytes agree.
@@ -113,16 +95,19 @@ Case AsSigmoidGate(const Case& c) {
 }  // namespace
 
 OpSpec Spec_shared_expert_gate() {
-  OpSpec s;
-  s.name = "shared_expert_gate";
-  s.family = "act";
-  s.dtypes = "cpu: sd f32/bf16 (T*H elements); gl f32 [T] or [T,1]; out bf16 [T,H]";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = act::ActSpec({
+      .name = "shared_expert_gate",
+      .calls = {Run, Eval<entry::Bounded>, Eval<float>},
+      .rule = Bound("f32: expf(-gl) (glibc, 1 ulp), 1 + that, 1 / that, times sd: running "
+                    "error bound of each f32 step, then one rounding to bf16 "
+                    "(docs/tolerance.md)"),
+      .dtypes = "cpu: sd f32/bf16 (T*H elements); gl f32 [T] or [T,1]; out bf16 [T,H]",
+      // gl and out: one dtype each.
+      .keys = {entry::DrawOneOf("sd", {"f32", "bf16"}), entry::Fixed("gl", "f32"), entry::Fixed("out", "bf16")},
+      .width = "H",
+      .draw = Draw,
+      .build = Build,
+  });
   s.contract = {{entry::Operand("sd", entry::kF32BF16, entry::kAnyShape), entry::Operand("gl", entry::kF32, entry::kContiguous, {1, 2}), entry::Written("out", entry::kBF16, entry::kContiguous, {2})}, {}};
   // One gate logit per token: a special gl reaches that token's row.
   s.values.specials = {{"sd"}, {"gl", true}};

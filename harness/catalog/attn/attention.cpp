@@ -67,14 +67,11 @@ Case AsOneRequest(const Case& c) {
 namespace attn_entry {
 
 OpSpec DenseAttentionSpec(const std::string& name) {
+  const seq::Run run = [name](const vt::ExecContext& ctx, const Workspace& ws) { RunAs(name, ctx, ws); };
   OpSpec s = AttnSpec({
       .name = name,
       .dtypes = "cpu: query,key,value f32/f16/bf16 (one dtype); out f32/bf16",
-      .draw = Draw,
-      .build = Build,
-      .run = [name](const vt::ExecContext& ctx, const Workspace& ws) { RunAs(name, ctx, ws); },
-      .truth = Eval<double>,
-      .f32 = Eval<float>,
+      .hooks = {Draw, Build, run, Eval<double>, Eval<float>},
       .errors = {mut::Dim("value", 2, -1), DimsTogether("kv_tokens_plus1", {"key", "value"}, 0, 1, "key"),
                  seq::ZeroExtents("kv_heads_zero", {{"key", 1}, {"value", 1}}, "multiple"), mut::Dim("out", 0, 1),
                  mut::Dim("out", 2, -1)},

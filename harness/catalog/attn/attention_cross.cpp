@@ -61,11 +61,7 @@ OpSpec Spec_attention_cross() {
   return attn_entry::AttnSpec({
       .name = "attention_cross",
       .dtypes = "cpu: query,key,value f32/f16/bf16 (one dtype); out f32/bf16; bias f32",
-      .draw = Draw,
-      .build = Build,
-      .run = Run,
-      .truth = Eval<double>,
-      .f32 = Eval<float>,
+      .hooks = {Draw, Build, Run, Eval<double>, Eval<float>},
       .operands = {entry::Operand("bias", entry::kF32, entry::kContiguous, {2})},
       .errors = {mut::Dim("out", 0, 1), seq::ZeroExtents("no_queries", {{"query", 0}, {"out", 0}}, "query"),
                  seq::ZeroExtents("no_keys", {{"key", 0}, {"value", 0}}, "key"), mut::Dim("bias", 1, 1),

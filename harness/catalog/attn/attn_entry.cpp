@@ -154,10 +154,8 @@ std::vector<ErrorCase> DFlashErrors(const std::string& end_past) {
   using V = std::vector<int64_t>;
   return {mut::Arg("window", -1),
           mut::Arg("reqs", 0),
-          seq::EditInts("cu_start_not_zero", "cu_seqlens", "cu_seqlens[0]",
-                        [](V& v, const Case&) { v[0] = 1; return true; }),
-          seq::EditInts(end_past, "cu_seqlens", "cu_seqlens[num_reqs]",
-                        [](V& v, const Case&) { v.back() += 1; return true; }),
+          seq::EditInts("cu_start_not_zero", "cu_seqlens", "cu_seqlens[0]", seq::StartAtOne),
+          seq::EditInts(end_past, "cu_seqlens", "cu_seqlens[num_reqs]", seq::EndPastTotal),
           // H-1: a negative block length (the seed sized a buffer from it).
           seq::EditInts("cu_decreasing", "cu_seqlens", "non-decreasing",
                         [](V& v, const Case&) {
@@ -196,9 +194,9 @@ std::vector<OperandRule> QuartetOperands(const std::string& key, const std::stri
 }  // namespace
 
 OpSpec AttnSpec(AttnOp a) {
-  OpSpec s = seq::Basics(a.name, "attn", a.dtypes, a.draw, a.build, a.run);
-  const auto truth = a.truth;
-  const auto f32 = a.f32;
+  OpSpec s = seq::Basics(a.name, "attn", a.dtypes, a.hooks);
+  const auto truth = a.hooks.oracle;
+  const auto f32 = a.hooks.definition;
   s.oracle = [truth, f32](const Case& c) { return BaselineResult(c, truth(c), f32(c)); };
   s.oracle_f32 = [f32](const Case& c) {
     const std::vector<float> f = f32(c);

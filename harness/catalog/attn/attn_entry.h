@@ -17,21 +17,17 @@
 namespace vt::conform::attn_entry {
 
 // What one attention entry declares. AttnSpec adds the rest: family attn,
-// the generator around `draw`, the oracle (the baseline rule of `out` over
-// `truth` and `f32`), the f32 definition, the tolerance, the contract (the
-// quartet query / `key` / `value` / out, then `operands`; scale > 0), the
-// error cases every entry has (key's head dim, value's tokens, key/value
+// the generator around the hooks' draw, the oracle (the baseline rule of
+// `out` over the hooks' Eval<double> and Eval<float>), the f32 definition,
+// the tolerance, the contract (the quartet query / `key` / `value` / out,
+// then `operands`; scale > 0), the error cases every entry has (key's head dim, value's tokens, key/value
 // heads not dividing Hq, out's heads) before the entry's own, and after the
 // entry's claims the GQA one: GQA == MHA on `expanded` (key and value by
 // default) with each kv-head repeated, stated by `gqa_statement`.
 struct AttnOp {
   std::string name;
   std::string dtypes;
-  seq::Draw draw;
-  void (*build)(Case&);
-  seq::Run run;
-  std::vector<double> (*truth)(const Case&);
-  std::vector<float> (*f32)(const Case&);
+  seq::Hooks<std::vector<double> (*)(const Case&), std::vector<float> (*)(const Case&)> hooks;
   std::string key = "key", value = "value";
   std::vector<OperandRule> operands = {};
   std::vector<ErrorCase> errors = {};

@@ -115,21 +115,12 @@ OpSpec Spec_dflash_block_attention() {
                       for (size_t r = v.size() - 1; r-- > 0;) v[r] = std::min(v[r], v[r + 1]);
                       return v[0] == 0;
                     }),
-      seq::EditInts("cu_negative", "cu_seqlens", "non-decreasing",
-                    [](std::vector<int64_t>& v, const Case&) {
-                      if (v.size() < 3) return false;
-                      v[1] = -1;
-                      return true;
-                    })};
+      seq::EditInts("cu_negative", "cu_seqlens", "non-decreasing", seq::FirstStepNegative)};
   seq::Append(errors, attn_entry::DFlashErrors("cu_end_past_T"));
   return attn_entry::AttnSpec({
       .name = "dflash_block_attention",
       .dtypes = "cpu: query,key,value f32/f16/bf16 (one dtype); out f32/bf16; cu_seqlens host i32",
-      .draw = Draw,
-      .build = Build,
-      .run = Run,
-      .truth = Eval<double>,
-      .f32 = Eval<float>,
+      .hooks = {Draw, Build, Run, Eval<double>, Eval<float>},
       .errors = errors,
       .claims = {SameAs("one_request_is_attention",
                         "one request, no window == attention over its T tokens (same causal flag)",

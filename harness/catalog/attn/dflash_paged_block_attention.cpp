@@ -220,11 +220,7 @@ OpSpec Spec_dflash_paged_block_attention() {
   return attn_entry::AttnSpec({
       .name = "dflash_paged_block_attention",
       .dtypes = "cpu: query,block_key/value,ctx_key/value f32/f16/bf16 (one dtype); out f32/bf16; metadata i32",
-      .draw = Draw,
-      .build = Build,
-      .run = Run,
-      .truth = Eval<double>,
-      .f32 = Eval<float>,
+      .hooks = {Draw, Build, Run, Eval<double>, Eval<float>},
       .key = "block_key",
       .value = "block_value",
       .operands = {entry::Operand("ctx_key", entry::kFloatIn, entry::kContiguous, {4}),

@@ -179,8 +179,7 @@ GoldenMapping GoldenFwd(const GoldenCase& g) {
 
 std::vector<ErrorCase> Errors() {
   return {mut::Dim("conv_state", 2, 1), mut::Dim("query_start_loc", 0, 1), mut::Dim("has_initial_state", 0, 1),
-          seq::EditInts("qsl_last_past_T", "query_start_loc", "query_start_loc",
-                        [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
+          seq::EditInts("qsl_last_past_T", "query_start_loc", "query_start_loc", seq::EndPastTotal),
           seq::EditInts("qsl_first_not_0", "query_start_loc", "query_start_loc",
                         [](std::vector<int64_t>& v, const Case&) {
                           if (v.size() < 2 || v[1] < 1) return false;
@@ -188,11 +187,7 @@ std::vector<ErrorCase> Errors() {
                           return true;
                         }),
           seq::EditInts("qsl_decreasing", "query_start_loc", "non-decreasing", Decreasing),
-          seq::EditInts("qsl_negative", "query_start_loc", "non-decreasing", [](std::vector<int64_t>& v, const Case&) {
-            if (v.size() < 3) return false;
-            v[1] = -1;
-            return true;
-          })};
+          seq::EditInts("qsl_negative", "query_start_loc", "non-decreasing", seq::FirstStepNegative)};
 }
 
 }  // namespace
@@ -203,11 +198,7 @@ OpSpec Spec_causal_conv1d_fwd() {
       .dtypes = "cpu: x [T,C] f32/f16/bf16 (rows may be padded), weight [C,K], bias [C] f32/f16/bf16; out f32/bf16; "
                 "conv_state [N,C,K-1] f32 in place; query_start_loc i32 [N+1]; has_initial_state i8/i32 [N]",
       .min_k = 1,
-      .draw_more = Draw,
-      .build = Build,
-      .run = Run,
-      .bounded = Eval<Bounded>,
-      .f32 = Eval<float>,
+      .hooks = {Draw, Build, Run, Eval<Bounded>, Eval<float>},
       .operands = {entry::Operand("query_start_loc", {vt::DType::kI32}, entry::kContiguous, {1}),
                    entry::Operand("has_initial_state", {vt::DType::kI8, vt::DType::kI32}, entry::kContiguous, {1})},
       .errors = Errors(),

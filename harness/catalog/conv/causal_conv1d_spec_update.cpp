@@ -172,8 +172,7 @@ std::vector<ErrorCase> Errors() {
              return true;
            },
            "cu_seqlens"},
-          seq::EditInts("cu_last_past_T", "cu_seqlens", "cu_seqlens",
-                        [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
+          seq::EditInts("cu_last_past_T", "cu_seqlens", "cu_seqlens", seq::EndPastTotal),
           seq::EditInts("cu_decreasing", "cu_seqlens", "non-decreasing",
                         [](std::vector<int64_t>& v, const Case& c) {
                           if (v.size() < 3) return false;
@@ -205,11 +204,7 @@ OpSpec Spec_causal_conv1d_spec_update() {
                 "[N,C,L] f32 in place, L = K-1 + max_query_len-1; conv_state_indices, num_accepted_tokens i32 [R]; "
                 "cu_seqlens i32 [R+1]",
       .min_k = 2,
-      .draw_more = Draw,
-      .build = Build,
-      .run = Run,
-      .bounded = Eval<Bounded>,
-      .f32 = Eval<float>,
+      .hooks = {Draw, Build, Run, Eval<Bounded>, Eval<float>},
       .operands = {entry::Operand("conv_state_indices", {vt::DType::kI32}, entry::kContiguous, {1}),
                    entry::Operand("num_accepted_tokens", {vt::DType::kI32}, entry::kContiguous, {1}),
                    entry::Operand("cu_seqlens", {vt::DType::kI32}, entry::kContiguous, {1})},

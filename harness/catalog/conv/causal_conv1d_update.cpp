@@ -176,11 +176,7 @@ OpSpec Spec_causal_conv1d_update() {
       .dtypes = "cpu: x [B,C] f32/f16/bf16 (rows may be padded), weight [C,K], bias [C]; out f32/bf16; conv_state "
                 "[N,C,L>=K-1] f32 in place; conv_state_indices i32 [B] (< 0 = NULL: out row zero-filled)",
       .min_k = 1,
-      .draw_more = Draw,
-      .build = Build,
-      .run = Run,
-      .bounded = Eval<Bounded>,
-      .f32 = Eval<float>,
+      .hooks = {Draw, Build, Run, Eval<Bounded>, Eval<float>},
       .operands = {entry::Operand("conv_state_indices", {vt::DType::kI32}, entry::kContiguous, {1})},
       .errors = Errors(),
       .claims = {slice,

@@ -73,9 +73,9 @@ std::vector<ErrorCase> CoreErrors() {
 OpSpec ConvSpec(ConvOp op) {
   const int64_t min_k = op.min_k;
   const seq::Draw common = [min_k](Params& p, Tier tier) { DrawCommon(p, tier, min_k); };
-  OpSpec s = seq::Basics(op.name, "conv", op.dtypes, seq::Then(common, op.draw_more), op.build, op.run);
-  s.oracle = entry::Bounds(op.bounded);
-  s.oracle_f32 = entry::F32(op.f32);
+  OpSpec s = seq::Basics(op.name, "conv", op.dtypes, op.hooks, common);
+  s.oracle = entry::Bounds(op.hooks.oracle);
+  s.oracle_f32 = entry::F32(op.hooks.definition);
   s.outputs = [](const Case&) { return std::vector<OutputSpec>{OutRule(), StateRule()}; };
   s.contract = {CoreOperandsAnd(op.operands), {}};
   s.values.specials = {{"x"}, {"weight"}, {"conv_state"}};

@@ -21,20 +21,16 @@ struct GoldenCase;
 namespace vt::conform::conv {
 
 // What one conv entry declares. ConvSpec adds the rest: family conv, the
-// generator (DrawCommon with `min_k`, then `draw_more`), the Bounded oracle
-// and f32 definition of `bounded` / `f32`, the out and conv_state rules, the
-// contract (out, x, weight, bias, conv_state, then `operands`), the special
-// value carriers x, weight, conv_state, and the shape error cases all three
-// share before the entry's own.
+// generator (DrawCommon with `min_k`, then the hooks' draw), the Bounded
+// oracle and f32 definition of the hooks' Eval<Bounded> / Eval<float>, the
+// out and conv_state rules, the contract (out, x, weight, bias, conv_state,
+// then `operands`), the special value carriers x, weight, conv_state, and
+// the shape error cases all three share before the entry's own.
 struct ConvOp {
   std::string name;
   std::string dtypes;
   int64_t min_k;
-  seq::Draw draw_more;
-  void (*build)(Case&);
-  seq::Run run;
-  entry::Outs<entry::Bounded> (*bounded)(const Case&);
-  entry::Outs<float> (*f32)(const Case&);
+  seq::Hooks<entry::Outs<entry::Bounded> (*)(const Case&), entry::Outs<float> (*)(const Case&)> hooks;
   std::vector<OperandRule> operands;
   std::vector<ErrorCase> errors;
   std::vector<Claim> claims;

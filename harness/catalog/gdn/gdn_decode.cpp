@@ -132,11 +132,7 @@ OpSpec Spec_gdn_decode() {
   return RecurrenceSpec({
       .name = "gdn_decode",
       .dtypes = "cpu: q,k,v f32/f16/bf16; g,beta f32; out f32/bf16; state f32 (in place); state_idx i32 (optional)",
-      .draw = Draw,
-      .build = Build,
-      .run = Run,
-      .truth = Eval<double>,
-      .f32 = Eval<float>,
+      .hooks = {Draw, Build, Run, Eval<double>, Eval<float>},
       .exact = Exact,
       .operands = TokenOperands({entry::Operand("state_idx", {vt::DType::kI32}, entry::kContiguous, {1})}),
       .errors = errors,

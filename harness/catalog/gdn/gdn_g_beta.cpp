@@ -22,10 +22,7 @@ OpSpec Spec_gdn_g_beta() {
   return gdn_gate::GateSpec({
       .name = "gdn_g_beta",
       .dtypes = "cpu: a/b f32/bf16 [T,Hv] (row stride free); a_log/dt_bias f32 [Hv]; g_out/beta_out f32 [T,Hv]",
-      .build = Build,
-      .run = Run,
-      .bounded = gdn_gate::EvalGate<entry::Bounded>,
-      .f32 = gdn_gate::EvalGate<float>,
+      .hooks = {nullptr, Build, Run, gdn_gate::EvalGate<entry::Bounded>, gdn_gate::EvalGate<float>},
       .outputs = Outputs,
       // Hv = 0: every [.., Hv] extent 0 at once, so that only "Hv > 0" breaks.
       .errors = {mut::EmptyInner("g_out")},

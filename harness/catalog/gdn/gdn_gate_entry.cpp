@@ -81,9 +81,9 @@ std::vector<ErrorCase> GateShapeErrors() {
 }  // namespace
 
 OpSpec GateSpec(GateOp g) {
-  OpSpec s = seq::Basics(g.name, "gdn", g.dtypes, seq::Then(DrawGate, g.draw_more), g.build, g.run);
-  s.oracle = entry::Bounds(g.bounded);
-  s.oracle_f32 = entry::F32(g.f32);
+  OpSpec s = seq::Basics(g.name, "gdn", g.dtypes, g.hooks, DrawGate);
+  s.oracle = entry::Bounds(g.hooks.oracle);
+  s.oracle_f32 = entry::F32(g.hooks.definition);
   s.outputs = g.outputs;
   std::vector<OperandRule> operands = g.operands;
   seq::Append(operands, GateOperands());

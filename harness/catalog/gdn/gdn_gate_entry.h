@@ -13,18 +13,15 @@
 namespace vt::conform::gdn_gate {
 
 // What one gate entry declares. GateSpec adds the rest: family gdn, the
-// generator (DrawGate, then `draw_more`), the Bounded oracle and the f32
-// definition of `eval`, the contract (`operands`, then the gate operands;
+// generator (DrawGate, then the hooks' draw: knobs after DrawGate's, empty:
+// none), the Bounded oracle and the f32 definition of the hooks'
+// Eval<Bounded> and Eval<float>, the contract (`operands`, then the gate operands;
 // `scalars`), a and b as special-value carriers with the gate's branch
 // edges, and the gate's shape error cases before the entry's own.
 struct GateOp {
   std::string name;
   std::string dtypes;
-  seq::Draw draw_more = {};  // knobs after DrawGate's (empty: none)
-  void (*build)(Case&);
-  seq::Run run;
-  entry::Outs<entry::Bounded> (*bounded)(const Case&);
-  entry::Outs<float> (*f32)(const Case&);
+  seq::Hooks<entry::Outs<entry::Bounded> (*)(const Case&), entry::Outs<float> (*)(const Case&)> hooks;
   std::vector<OutputSpec> (*outputs)(const Case&);
   std::vector<OperandRule> operands = {};
   std::vector<ScalarRule> scalars = {};

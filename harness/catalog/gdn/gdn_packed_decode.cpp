@@ -253,11 +253,7 @@ OpSpec Spec_gdn_packed_decode() {
       .name = "gdn_packed_decode",
       .dtypes = "cpu: mixed_qkv, a, b, out one dtype f32/f16/bf16 (rows of mixed_qkv, a, b may be padded); a_log, "
                 "dt_bias f32/f16/bf16; state f32/f16/bf16 (in place); state_idx i32",
-      .draw = Draw,
-      .build = Build,
-      .run = Run,
-      .truth = Eval<double>,
-      .f32 = Eval<float>,
+      .hooks = {Draw, Build, Run, Eval<double>, Eval<float>},
       .exact = Exact,
       .operands = {entry::Operand("mixed_qkv", entry::kFloatIn, entry::kRowStrided, {2}),
                    entry::Operand("a", entry::kFloatIn, entry::kRowStrided, {2}),

@@ -130,11 +130,7 @@ OpSpec Spec_gdn_post_conv() {
       .name = "gdn_post_conv",
       .dtypes = "cpu: conv f32/bf16 [T,2*Hk*Dk+Hv*Dv]; q_out/k_out [T,Hk,Dk], v_out [T,Hv,Dv] one dtype of "
                 "f32/bf16; gate operands as gdn_g_beta",
-      .draw_more = DrawMore,
-      .build = Build,
-      .run = Run,
-      .bounded = Eval<entry::Bounded>,
-      .f32 = Eval<float>,
+      .hooks = {DrawMore, Build, Run, Eval<entry::Bounded>, Eval<float>},
       .outputs = Outputs,
       .operands = {entry::Operand("conv", entry::kF32BF16, entry::kContiguous, {2}),
                    entry::Written("q_out", entry::kF32BF16, entry::kContiguous, {3}),

@@ -196,11 +196,7 @@ OpSpec Spec_gdn_prefill() {
   return RecurrenceSpec({
       .name = "gdn_prefill",
       .dtypes = "cpu: q,k,v f32/f16/bf16; g,beta f32; out f32/bf16; state f32 (in place); query_start_loc i32",
-      .draw = Draw,
-      .build = Build,
-      .run = Run,
-      .truth = Eval<double>,
-      .f32 = Eval<float>,
+      .hooks = {Draw, Build, Run, Eval<double>, Eval<float>},
       .exact = Exact,
       .operands = TokenOperands({entry::Operand("query_start_loc", {vt::DType::kI32}, entry::kContiguous, {1})}),
       .errors = errors,

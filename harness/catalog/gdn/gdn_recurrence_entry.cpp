@@ -74,8 +74,8 @@ std::map<std::string, std::vector<double>> OutAndStateF32(const oracle::GdnResul
 std::vector<OutputSpec> OutAndStateOutputs() { return {{"out", OutTolerance()}, {"state", StateTolerance()}}; }
 
 OracleResult Oracle(const Recurrence& r, const Case& c) {
-  const auto truth = r.truth(c);
-  const auto f32 = r.f32(c);
+  const auto truth = r.hooks.oracle(c);
+  const auto f32 = r.hooks.definition(c);
   const ExactRows exact = r.exact(c);
   const oracle::GdnDims d = Dims(c.params);
   return {{"out", BaselineOf(truth.out, f32.out, ExpandRows(exact.out, d.hv * d.dv))},
@@ -85,14 +85,14 @@ OracleResult Oracle(const Recurrence& r, const Case& c) {
 }  // namespace
 
 OpSpec RecurrenceSpec(Recurrence r) {
-  OpSpec s = seq::Basics(r.name, "gdn", r.dtypes, r.draw, r.build, r.run);
+  OpSpec s = seq::Basics(r.name, "gdn", r.dtypes, r.hooks);
   s.oracle = [r](const Case& c) { return Oracle(r, c); };
-  const auto f32 = r.f32;
+  const auto f32 = r.hooks.definition;
   s.oracle_f32 = [f32](const Case& c) { return OutAndStateF32(f32(c)); };
   s.outputs = [](const Case&) { return OutAndStateOutputs(); };
   s.contract = {r.operands, {entry::PositiveFinite("scale")}};
   s.errors = r.errors;
-  seq::Append(s.errors, HeadErrors(r.build));
+  seq::Append(s.errors, HeadErrors(r.hooks.build));
   s.claims = r.claims;
   s.goldens = r.goldens;
   return s;
@@ -266,22 +266,15 @@ std::vector<ErrorCase> TokenDimErrors() {
 }
 
 std::vector<ErrorCase> CumulativeErrors(const std::string& prefix, const std::string& tensor) {
-  return {seq::EditInts(prefix + "_first_nonzero", tensor, "start at",
-                    [](std::vector<int64_t>& v, const Case&) { v[0] = 1; return true; }),
-          seq::EditInts(prefix + "_last_past_end", tensor, "end at",
-                    [](std::vector<int64_t>& v, const Case&) { v.back() += 1; return true; }),
+  return {seq::EditInts(prefix + "_first_nonzero", tensor, "start at", seq::StartAtOne),
+          seq::EditInts(prefix + "_last_past_end", tensor, "end at", seq::EndPastTotal),
           seq::EditInts(prefix + "_not_monotonic", tensor, "non-decreasing",
                     [](std::vector<int64_t>& v, const Case&) {
                       if (v.size() < 3) return false;
                       v[v.size() - 2] = v.back() + 1;  // bounds still hold
                       return true;
                     }),
-          seq::EditInts(prefix + "_first_step_negative", tensor, "non-decreasing",
-                    [](std::vector<int64_t>& v, const Case&) {
-                      if (v.size() < 3) return false;
-                      v[1] = -1;
-                      return true;
-                    })};
+          seq::EditInts(prefix + "_first_step_negative", tensor, "non-decreasing", seq::FirstStepNegative)};
 }
 
 std::vector<ErrorCase> SlotErrors(const std::string& tensor) {

@@ -30,18 +30,15 @@ struct ExactRows {
 ExactRows SlotRows(const std::vector<int64_t>& idx, int64_t requests, int64_t slots, bool cache);
 
 // What one recurrence entry declares. RecurrenceSpec adds the rest: family
-// gdn, the generator around `draw`, the oracle (the baseline rule of out and
-// state over `truth` and `f32`, the `exact` elements held to the f32
-// definition), the f32 definition, the out/state tolerances, scale > 0, and
-// the head-shape error cases rebuilt through `build` after the entry's own.
+// gdn, the generator around the hooks' draw, the oracle (the baseline rule
+// of out and state over the hooks' Eval<double> and Eval<float>, the `exact`
+// elements held to the f32 definition), the f32 definition, the out/state
+// tolerances, scale > 0, and the head-shape error cases rebuilt through the
+// hooks' build after the entry's own.
 struct Recurrence {
   std::string name;
   std::string dtypes;
-  seq::Draw draw;
-  void (*build)(Case&);
-  seq::Run run;
-  oracle::GdnResult<double> (*truth)(const Case&);
-  oracle::GdnResult<float> (*f32)(const Case&);
+  seq::Hooks<oracle::GdnResult<double> (*)(const Case&), oracle::GdnResult<float> (*)(const Case&)> hooks;
   ExactRows (*exact)(const Case&);
   std::vector<OperandRule> operands;
   std::vector<ErrorCase> errors;

@@ -240,11 +240,7 @@ OpSpec Spec_gdn_spec_decode() {
       .name = "gdn_spec_decode",
       .dtypes = "cpu: q,k,v f32/f16/bf16; g,beta f32; out f32/bf16; state f32 (in place); cu_seqlens, state_indices "
                 "[R,C], num_accepted_tokens i32",
-      .draw = Draw,
-      .build = Build,
-      .run = Run,
-      .truth = Eval<double>,
-      .f32 = Eval<float>,
+      .hooks = {Draw, Build, Run, Eval<double>, Eval<float>},
       .exact = Exact,
       .operands = TokenOperands({entry::Operand("cu_seqlens", {vt::DType::kI32}, entry::kContiguous, {1}),
                                  entry::Operand("state_indices", {vt::DType::kI32}, entry::kContiguous, {2}),

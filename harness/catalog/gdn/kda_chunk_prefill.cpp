@@ -8,6 +8,9 @@
 namespace vt::conform {
 namespace {
 
+// 0: dt_bias empty ([0]).
+void DrawBias(Params& p, Tier) { p.Set("bias", *gen::Flag()); }
+
 void Build(Case& c) {
   // g_raw around -2: softplus between ~0.02 and ~2, decays exp(-exp(a_log) sp)
   // from near 1 to ~0.1; the values knob adds g_raw past the guard at 20.
@@ -92,11 +95,7 @@ OpSpec Spec_kda_chunk_prefill() {
                 "[T,Hv,Dk] f32, a_log [Hv] f32, dt_bias [Hv*Dk] f32 or [0]",
       .gate = "g_raw",
       .one_sequence = true,
-      .draw_more = [](Params& p, Tier) { p.Set("bias", *gen::Flag()); },  // 0: dt_bias empty ([0])
-      .build = Build,
-      .run = Run,
-      .truth = Eval<double>,
-      .f32 = Eval<float>,
+      .hooks = {DrawBias, Build, Run, Eval<double>, Eval<float>},
       .operands = {entry::Operand("a_log", entry::kF32, entry::kContiguous, {1}),
                    entry::Operand("dt_bias", entry::kF32, entry::kContiguous, {1})},
       .errors = Errors(),

@@ -326,9 +326,9 @@ GoldenMapping Golden(const GoldenCase& g, const std::string& op, const std::stri
 OpSpec KdaSpec(KdaOp k) {
   const bool one_sequence = k.one_sequence;
   const seq::Draw shared = [one_sequence](Params& p, Tier tier) { Draw(p, tier, one_sequence); };
-  OpSpec s = seq::Basics(k.name, "gdn", k.dtypes, seq::Then(shared, k.draw_more), k.build, k.run);
-  const auto truth = k.truth;
-  const auto f32 = k.f32;
+  OpSpec s = seq::Basics(k.name, "gdn", k.dtypes, k.hooks, shared);
+  const auto truth = k.hooks.oracle;
+  const auto f32 = k.hooks.definition;
   s.oracle = [truth, f32](const Case& c) { return Want(truth(c), f32(c)); };
   s.oracle_f32 = [f32](const Case& c) { return F32Values(f32(c)); };
   s.outputs = [](const Case&) { return Outputs(); };

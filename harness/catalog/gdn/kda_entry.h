@@ -14,8 +14,9 @@
 namespace vt::conform::kda {
 
 // What one KDA entry declares. KdaSpec adds the rest: family gdn, the
-// generator (Draw, then `draw_more`), the oracle (the baseline rule over
-// `truth` and `f32`), the f32 definition, the tolerances, the contract
+// generator (Draw, then the hooks' draw: knobs after Draw's, empty: none),
+// the oracle (the baseline rule over the hooks' Eval<double> and
+// Eval<float>), the f32 definition, the tolerances, the contract
 // (Operands(gate), then `operands`; scale > 0), the shape and
 // query_start_loc error cases before the entry's own, and the golden adapter
 // of the entry's name.
@@ -24,11 +25,7 @@ struct KdaOp {
   std::string dtypes;
   std::string gate;  // the gate tensor: "g" or "g_raw"
   bool one_sequence;
-  seq::Draw draw_more = {};  // knobs after Draw's (empty: none)
-  void (*build)(Case&);
-  seq::Run run;
-  oracle::KdaResult<double> (*truth)(const Case&);
-  oracle::KdaResult<float> (*f32)(const Case&);
+  seq::Hooks<oracle::KdaResult<double> (*)(const Case&), oracle::KdaResult<float> (*)(const Case&)> hooks;
   std::vector<OperandRule> operands = {};
   std::vector<ErrorCase> errors = {};
   std::vector<Claim> claims = {};

@@ -76,10 +76,7 @@ OpSpec Spec_kda_gated_delta_rule() {
                 "f32 in place; query_start_loc i32 [N+1]; out [T,Hv,Dv] f32/bf16",
       .gate = "g",
       .one_sequence = false,
-      .build = Build,
-      .run = Run,
-      .truth = Eval<double>,
-      .f32 = Eval<float>,
+      .hooks = {nullptr, Build, Run, Eval<double>, Eval<float>},
       .claims = {kda::SequenceSlice(), kda::TwoCalls(), EqualDecayIsGdn()},
   });
 }

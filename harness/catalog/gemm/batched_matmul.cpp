@@ -105,33 +105,29 @@ Claim PerBatchMatmul() {
 
 // b with a float dtype other than a's (the validator requires one dtype).
 ErrorCase BDTypeDiffers() {
-  ErrorCase e;
-  e.name = "b_dtype_differs_from_a";
-  e.expect = "b";
-  e.mutate = [](Case& c) {
-    TensorData* b = c.Find("b");
-    if (b == nullptr) return false;
-    b->dtype = b->dtype == vt::DType::kF32 ? vt::DType::kBF16 : vt::DType::kF32;
-    b->fmt = oracle::FmtOf(b->dtype);
-    b->SetContiguous();
-    return true;
-  };
-  return e;
+  return {"b_dtype_differs_from_a",
+          [](Case& c) {
+            TensorData* b = c.Find("b");
+            if (b == nullptr) return false;
+            b->dtype = b->dtype == vt::DType::kF32 ? vt::DType::kBF16 : vt::DType::kF32;
+            b->fmt = oracle::FmtOf(b->dtype);
+            b->SetContiguous();
+            return true;
+          },
+          "b"};
 }
 
 // out's batches written over each other (batch stride 0, H-11).
 ErrorCase OutBatchesOverlap() {
-  ErrorCase e;
-  e.name = "out_batches_overlap";
-  e.expect = "out";
-  e.mutate = [](Case& c) {
-    TensorData* o = c.Find("out");
-    if (o == nullptr || o->shape[0] < 2 || o->Numel() == 0) return false;
-    o->SetContiguous();
-    o->strides[0] = 0;
-    return true;
-  };
-  return e;
+  return {"out_batches_overlap",
+          [](Case& c) {
+            TensorData* o = c.Find("out");
+            if (o == nullptr || o->shape[0] < 2 || o->Numel() == 0) return false;
+            o->SetContiguous();
+            o->strides[0] = 0;
+            return true;
+          },
+          "out"};
 }
 
 }  // namespace

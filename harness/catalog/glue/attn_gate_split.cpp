@@ -7,20 +7,13 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("attn_gate_split");
-    p.Set("qgate", *gen::Pick(std::vector<std::string>{"f32", "bf16"}));
-    p.Set("q_out", *gen::FloatOut());
-    p.Set("gate_out", "f32");  // the only gate dtype
-    p.Set("T", *gen::Rows(tier));
-    p.Set("Hq", *gen::Heads(tier));
-    p.Set("Dh", *glue::HeadDim(tier));
-    p.Set("scale", *gen::Scale());
-    p.Set("fill", *glue::FillKnob());
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  p.Set("qgate", *gen::Pick(std::vector<std::string>{"f32", "bf16"}));
+  p.Set("q_out", *gen::FloatOut());
+  p.Set("gate_out", "f32");  // the only gate dtype
+  p.Set("T", *gen::Rows(tier));
+  p.Set("Hq", *gen::Heads(tier));
+  p.Set("Dh", *glue::HeadDim(tier));
 }
 
 void Build(Case& c) {
@@ -36,29 +29,10 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
 }
 
 template <class E>
-oracle::GateSplit<E> Split(const Case& c, const std::vector<E>& qgate) {
+entry::Outs<E> Move(const Case& c, const glue::Read<E>& read) {
   const TensorData& q = c.Get("q_out");
-  return oracle::AttnGateSplit<E>(q.shape[0], q.shape[1], q.shape[2], qgate);
-}
-
-OracleResult Oracle(const Case& c) {
-  const auto s = Split<double>(c, c.Get("qgate").Values());
-  return {{"q_out", glue::ExactValues(s.q)}, {"gate_out", glue::ExactValues(s.gate)}};
-}
-
-std::vector<TensorData> OracleBytes(const Case& c) {
-  const TensorData& in = c.Get("qgate");
-  const auto s = Split<uint64_t>(c, glue::Bits(in));
-  std::vector<TensorData> out;
-  for (const auto& [name, bits] : {std::pair{"q_out", &s.q}, std::pair{"gate_out", &s.gate}}) {
-    const TensorData& o = c.Get(name);
-    out.push_back(glue::FromBits(name, o.dtype, o.shape, glue::ThroughF32(in.dtype, o.dtype, *bits)));
-  }
-  return out;
-}
-
-std::vector<OutputSpec> Outputs(const Case&) {
-  return {{"q_out", Exact(glue::kMoveReason)}, {"gate_out", Exact(glue::kMoveReason)}};
+  auto s = oracle::AttnGateSplit<E>(q.shape[0], q.shape[1], q.shape[2], read(c.Get("qgate")));
+  return {{"q_out", std::move(s.q)}, {"gate_out", std::move(s.gate)}};
 }
 
 // The same split as qkv_split over rows of one head: qgate [T, Hq*2*Dh] is
@@ -96,16 +70,12 @@ bool AllF32(const Params& p) {
 }  // namespace
 
 OpSpec Spec_attn_gate_split() {
-  OpSpec s;
-  s.name = "attn_gate_split";
-  s.family = "glue";
-  s.dtypes = "cpu: qgate f32/bf16 [T,Hq*2*Dh]; q_out f32/bf16 [T,Hq,Dh]; gate_out f32 [T,Hq,Dh]";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = Oracle;
-  s.oracle_bytes = OracleBytes;
-  s.outputs = Outputs;
+  glue::Mover m{.name = "attn_gate_split",
+                .dtypes = "cpu: qgate f32/bf16 [T,Hq*2*Dh]; q_out f32/bf16 [T,Hq,Dh]; gate_out f32 [T,Hq,Dh]",
+                .draw = Draw, .build = Build, .run = Run, .values = Move<double>, .bits = Move<uint64_t>,
+                .written = {"q_out", "gate_out"},
+                .from = "qgate"};
+  OpSpec s = glue::MoveSpec(m);
   s.contract = {{entry::Operand("qgate", entry::kF32BF16, entry::kContiguous, {2}),
                  entry::Written("q_out", entry::kF32BF16, entry::kContiguous, {3}),
                  entry::Written("gate_out", entry::kF32, entry::kContiguous, {3})},

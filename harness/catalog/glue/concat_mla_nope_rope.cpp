@@ -7,24 +7,17 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("concat_mla_nope_rope");
-    p.Set("dtype", *gen::FloatIn());  // f16 is legal here
-    p.Set("T", *gen::Rows(tier));
-    p.Set("H", *gen::Heads(tier));
-    p.Set("Dn", *gen::Pick(std::vector<int64_t>{1, 3, 16, 17, 128}));
-    p.Set("Dr", *gen::Pick(std::vector<int64_t>{1, 64, 0, 2}));  // 0: NoPE (later versions)
-    p.Set("bcast", *gen::Flag());                               // rope [T,1,Dr]
-    // packed; padded (outer strides + pad); head_major (nope/rope stored
-    // [H,T,D]); slices (nope/rope the column slices of a [T,H,Dn+Dr] buffer).
-    p.Set("view", *gen::Pick(std::vector<std::string>{"packed", "padded", "head_major", "slices"}));
-    p.Set("pad", *gen::Pick(std::vector<int64_t>{1, 3, 16}));
-    p.Set("scale", *gen::Scale());
-    p.Set("fill", *glue::FillKnob());
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  p.Set("dtype", *gen::FloatIn());  // f16 is legal here
+  p.Set("T", *gen::Rows(tier));
+  p.Set("H", *gen::Heads(tier));
+  p.Set("Dn", *gen::Pick(std::vector<int64_t>{1, 3, 16, 17, 128}));
+  p.Set("Dr", *gen::Pick(std::vector<int64_t>{1, 64, 0, 2}));  // 0: NoPE (later versions)
+  p.Set("bcast", *gen::Flag());                               // rope [T,1,Dr]
+  // packed; padded (outer strides + pad); head_major (nope/rope stored
+  // [H,T,D]); slices (nope/rope the column slices of a [T,H,Dn+Dr] buffer).
+  p.Set("view", *gen::Pick(std::vector<std::string>{"packed", "padded", "head_major", "slices"}));
+  p.Set("pad", *gen::Pick(std::vector<int64_t>{1, 3, 16}));
 }
 
 // Strides of a [t, h, d] view under the case's "view" knob (`full` is the
@@ -56,22 +49,11 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
 }
 
 template <class E>
-std::vector<E> Eval(const Case& c, const std::vector<E>& nope, const std::vector<E>& rope) {
+entry::Outs<E> Move(const Case& c, const glue::Read<E>& read) {
   const TensorData &n = c.Get("nope"), &r = c.Get("rope"), &o = c.Get("out");
-  return oracle::ConcatMlaNopeRope<E>(o.shape[0], o.shape[1], n.shape[2], r.shape[2], r.shape[1], nope, rope);
+  return {{"out", oracle::ConcatMlaNopeRope<E>(o.shape[0], o.shape[1], n.shape[2], r.shape[2], r.shape[1], read(n),
+                                               read(r))}};
 }
-
-OracleResult Oracle(const Case& c) {
-  return {{"out", glue::ExactValues(Eval<double>(c, c.Get("nope").Values(), c.Get("rope").Values()))}};
-}
-
-std::vector<TensorData> OracleBytes(const Case& c) {
-  const TensorData& o = c.Get("out");
-  const auto bits = Eval<uint64_t>(c, glue::Bits(c.Get("nope")), glue::Bits(c.Get("rope")));
-  return {glue::FromBits("out", o.dtype, o.shape, glue::ThroughF32(o.dtype, o.dtype, bits))};
-}
-
-std::vector<OutputSpec> Outputs(const Case&) { return {{"out", Exact(glue::kMoveReason)}}; }
 
 // The single rope head written out for every head: the broadcast is the
 // expansion (bit for bit; the expanded tensor holds the same patterns).
@@ -112,16 +94,12 @@ ErrorCase Custom(std::string name, std::function<bool(Case&)> m, std::string exp
 }  // namespace
 
 OpSpec Spec_concat_mla_nope_rope() {
-  OpSpec s;
-  s.name = "concat_mla_nope_rope";
-  s.family = "glue";
-  s.dtypes = "cpu: out [T,H,Dn+Dr], nope [T,H,Dn], rope [T,H|1,Dr]; one dtype f32/f16/bf16; innermost stride 1";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = Oracle;
-  s.oracle_bytes = OracleBytes;
-  s.outputs = Outputs;
+  glue::Mover m{.name = "concat_mla_nope_rope",
+                .dtypes = "cpu: out [T,H,Dn+Dr], nope [T,H,Dn], rope [T,H|1,Dr]; one dtype f32/f16/bf16; innermost stride 1",
+                .draw = Draw, .build = Build, .run = Run, .values = Move<double>, .bits = Move<uint64_t>,
+                .written = {"out"},
+                .from = "out"};  // one dtype: the move stores each pattern through f32 to it
+  OpSpec s = glue::MoveSpec(m);
   s.contract = {{entry::Written("out", entry::kFloatIn, entry::kRowStrided, {3}),
                  entry::Operand("nope", entry::kFloatIn, entry::kInnerUnit, {3}),
                  entry::Operand("rope", entry::kFloatIn, entry::kInnerUnit, {3})},

@@ -8,21 +8,14 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("embedding");
-    p.Set("table", *gen::FloatIn());
-    p.Set("ids", *gen::Pick(std::vector<std::string>{"i32", "i64"}));
-    p.Set("out", *gen::FloatOut());
-    p.Set("T", *gen::Rows(tier));
-    // Vocabulary sizes: 1 (every id is 0), small, and a few hundred rows.
-    p.Set("V", *gen::Pick(std::vector<int64_t>{1, 2, 3, 17, 64, 257}));
-    p.Set("H", *gen::Width(tier));
-    p.Set("scale", *gen::Scale());
-    p.Set("fill", *glue::FillKnob());
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  p.Set("table", *gen::FloatIn());
+  p.Set("ids", *gen::Pick(std::vector<std::string>{"i32", "i64"}));
+  p.Set("out", *gen::FloatOut());
+  p.Set("T", *gen::Rows(tier));
+  // Vocabulary sizes: 1 (every id is 0), small, and a few hundred rows.
+  p.Set("V", *gen::Pick(std::vector<int64_t>{1, 2, 3, 17, 64, 257}));
+  p.Set("H", *gen::Width(tier));
 }
 
 void Build(Case& c) {
@@ -36,19 +29,11 @@ void Build(Case& c) {
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) { vt::Embedding(ctx, ws["out"], ws["table"], ws["ids"]); }
 
-OracleResult Oracle(const Case& c) {
+template <class E>
+entry::Outs<E> Move(const Case& c, const glue::Read<E>& read) {
   const TensorData& table = c.Get("table");
-  return {{"out", glue::ExactValues(oracle::Embedding<double>(table.shape[1], table.Values(),
-                                                              glue::Indices(c.Get("ids"))))}};
+  return {{"out", oracle::Embedding<E>(table.shape[1], read(table), glue::Indices(c.Get("ids")))}};
 }
-
-std::vector<TensorData> OracleBytes(const Case& c) {
-  const TensorData &table = c.Get("table"), &out = c.Get("out");
-  const auto bits = oracle::Embedding<uint64_t>(table.shape[1], glue::Bits(table), glue::Indices(c.Get("ids")));
-  return {glue::FromBits("out", out.dtype, out.shape, glue::ThroughF32(table.dtype, out.dtype, bits))};
-}
-
-std::vector<OutputSpec> Outputs(const Case&) { return {{"out", Exact(glue::kMoveReason)}}; }
 
 // The same gather as index_select on the table where the two agree: equal
 // table and out dtypes (embedding's move through f32 is then the identity on
@@ -100,16 +85,12 @@ GoldenMapping GoldenEmbedding(const GoldenCase& g) {
 }  // namespace
 
 OpSpec Spec_embedding() {
-  OpSpec s;
-  s.name = "embedding";
-  s.family = "glue";
-  s.dtypes = "cpu: table f32/f16/bf16 [V,H]; ids i32/i64 [T], each in [0,V); out f32/bf16 [T,H]";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = Oracle;
-  s.oracle_bytes = OracleBytes;
-  s.outputs = Outputs;
+  glue::Mover m{.name = "embedding",
+                .dtypes = "cpu: table f32/f16/bf16 [V,H]; ids i32/i64 [T], each in [0,V); out f32/bf16 [T,H]",
+                .draw = Draw, .build = Build, .run = Run, .values = Move<double>, .bits = Move<uint64_t>,
+                .written = {"out"},
+                .from = "table"};
+  OpSpec s = glue::MoveSpec(m);
   s.contract = {{entry::Operand("table", entry::kFloatIn, entry::kContiguous, {2}),
                  entry::Operand("ids", {vt::DType::kI32, vt::DType::kI64}, entry::kContiguous, {1}),
                  entry::Written("out", entry::kFloatOut, entry::kContiguous, {2})},

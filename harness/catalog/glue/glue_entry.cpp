@@ -91,26 +91,11 @@ std::vector<int64_t> DrawIndices(uint64_t seed, const std::string& name, int64_t
   return v;
 }
 
-void SetIndices(TensorData& t, const std::vector<int64_t>& values) {
-  t.fill = Fill::Const(0.0);
-  t.overrides.clear();
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    t.overrides.emplace_back(static_cast<int64_t>(k), static_cast<double>(values[k]));
-  }
-}
+void SetIndices(TensorData& t, const std::vector<int64_t>& values) { seq::SetInts(t, values); }
 
 std::vector<int64_t> Indices(const TensorData& t) {
   std::vector<int64_t> v;
   for (double x : t.Values()) v.push_back(static_cast<int64_t>(x));
-  return v;
-}
-
-// The values SetIndices declared (readable before the case is materialised).
-std::vector<int64_t> Declared(const TensorData& t) {
-  std::vector<int64_t> v(static_cast<std::size_t>(t.Numel()), static_cast<int64_t>(t.fill.a));
-  for (const auto& [k, x] : t.overrides) {
-    if (k >= 0 && k < static_cast<int64_t>(v.size())) v[static_cast<std::size_t>(k)] = static_cast<int64_t>(x);
-  }
   return v;
 }
 
@@ -128,7 +113,7 @@ ErrorCase IndexOutOfRange(const std::string& tensor, const std::string& target, 
             const int64_t m = t.Numel();
             if (m == 0) return false;
             const int64_t n = c.Get(target).shape[0];
-            auto v = Declared(t);
+            auto v = seq::Declared(t);
             const auto k = static_cast<std::size_t>(SplitMix64(c.params.seed ^ HashName(tag)) %
                                                     static_cast<uint64_t>(m));
             v[k] = value(n);
@@ -138,25 +123,38 @@ ErrorCase IndexOutOfRange(const std::string& tensor, const std::string& target, 
           tensor};
 }
 
-OracleResult ExactParts(const std::vector<std::vector<double>>& parts) {
-  OracleResult r;
-  for (std::size_t i = 0; i < 3; ++i) r[kSplitParts[i]] = ExactValues(parts[i]);
-  return r;
+OpSpec MoveSpec(const Mover& m) {
+  OpSpec s = seq::Basics(m.name, m.family, m.dtypes, seq::Then(m.draw, [](Params& p, Tier) {
+                           p.Set("scale", *gen::Scale());
+                           p.Set("fill", *FillKnob());
+                         }), m.build, m.run);
+  const Move<double> values = m.values;
+  s.oracle = [values](const Case& c) {
+    OracleResult r;
+    for (auto& [name, v] : values(c, [](const TensorData& t) { return t.Values(); })) r[name] = ExactValues(v);
+    return r;
+  };
+  const Move<uint64_t> bits = m.bits;
+  const std::vector<std::string> written = m.written;
+  const std::string from = m.from;
+  s.oracle_bytes = [bits, written, from](const Case& c) {
+    auto moved = bits(c, [](const TensorData& t) { return Bits(t); });
+    std::vector<TensorData> out;
+    for (const std::string& name : written) {
+      const TensorData& o = c.Get(name);
+      const std::vector<uint64_t>& b = moved.at(name);
+      out.push_back(FromBits(name, o.dtype, o.shape, from.empty() ? b : ThroughF32(c.Get(from).dtype, o.dtype, b)));
+    }
+    return out;
+  };
+  std::vector<OutputSpec> rules;
+  for (const std::string& name : written) rules.push_back({name, Exact(m.reason)});
+  s.outputs = [rules](const Case&) { return rules; };
+  return s;
 }
 
-std::vector<TensorData> PartBytes(const Case& c, vt::DType in_dtype, const std::vector<std::vector<uint64_t>>& parts) {
-  std::vector<TensorData> out;
-  for (std::size_t i = 0; i < 3; ++i) {
-    const TensorData& o = c.Get(kSplitParts[i]);
-    out.push_back(FromBits(o.name, o.dtype, o.shape, ThroughF32(in_dtype, o.dtype, parts[i])));
-  }
-  return out;
-}
-
-std::vector<OutputSpec> ExactPartOutputs() {
-  std::vector<OutputSpec> v;
-  for (const char* part : kSplitParts) v.push_back({part, Exact(kMoveReason)});
-  return v;
+int64_t PartWidth(const Case& c, const std::string& input, const std::string& part) {
+  return c.Get(part).Numel() / c.Get(input).shape[0];
 }
 
 ErrorCase PartCountNotMultiple(const std::string& input, const std::string& part) {
@@ -171,21 +169,28 @@ ErrorCase PartCountNotMultiple(const std::string& input, const std::string& part
           part};
 }
 
-Contract SplitContract(const std::string& input) {
-  Contract c;
-  c.operands = {entry::Operand(input, entry::kF32BF16, entry::kContiguous, {2})};
-  for (const char* part : kSplitParts) c.operands.push_back(entry::Written(part, entry::kF32BF16, entry::kAnyShape));
-  return c;
-}
-
-ErrorCase SplitNoRows(const std::string& input) {
-  return {input + "_no_rows",
-          [input](Case& c) {
-            c.Get(input).shape[0] = 0;
-            c.Get(input).SetContiguous();
-            return true;
-          },
-          "T > 0"};
+OpSpec SplitSpec(Mover m, const std::string& input, std::vector<ErrorCase> errors) {
+  m.written.assign(std::begin(kSplitParts), std::end(kSplitParts));
+  m.from = input;
+  OpSpec s = MoveSpec(m);
+  s.contract.operands = {entry::Operand(input, entry::kF32BF16, entry::kContiguous, {2})};
+  for (const char* part : kSplitParts) {
+    s.contract.operands.push_back(entry::Written(part, entry::kF32BF16, entry::kAnyShape));
+  }
+  s.values.specials = {{input}};
+  // The width against the parts' counts, either way; T = 0 (the widths,
+  // counts / T, are undefined).
+  s.errors = {mut::Dim(input, 1, 1), mut::Dim(input, 1, -1),
+              {input + "_no_rows",
+               [input](Case& c) {
+                 c.Get(input).shape[0] = 0;
+                 c.Get(input).SetContiguous();
+                 return true;
+               },
+               "T > 0"}};
+  seq::Append(s.errors, std::move(errors));
+  s.claims = {RowSlice({input, "q_out", "k_out", "v_out"})};
+  return s;
 }
 
 }  // namespace vt::conform::glue

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness/catalog/entry.h"
+#include "harness/catalog/seq_entry.h"
 
 namespace vt::conform::glue {
 
@@ -61,26 +62,63 @@ ErrorCase IndexOutOfRange(const std::string& tensor, const std::string& target, 
 // so it replaces it.
 ErrorCase StridedIndex(const std::string& tensor);
 
-// The three outputs of a row split (qkv_split, gdn_conv_split), and the
-// pieces of their entries: exact values, the expected bytes after the float
-// move from the input's dtype, the exact rule per part, and the error case
-// "part's element count no longer a multiple of T" (one more element, flat:
-// the width count / T implies is unchanged, so only divisibility breaks;
-// needs T >= 2, T = dim 0 of `input`).
-inline constexpr const char* kSplitParts[] = {"q_out", "k_out", "v_out"};
-OracleResult ExactParts(const std::vector<std::vector<double>>& parts);
-std::vector<TensorData> PartBytes(const Case& c, vt::DType in_dtype, const std::vector<std::vector<uint64_t>>& parts);
-std::vector<OutputSpec> ExactPartOutputs();
-ErrorCase PartCountNotMultiple(const std::string& input, const std::string& part);
-// The split's contract: `input` [T, width] contiguous f32/bf16, the three
-// parts written in any shape; and the error case T = 0 (the widths, counts
-// / T, are undefined).
-Contract SplitContract(const std::string& input);
-ErrorCase SplitNoRows(const std::string& input);
-
 // The reason every float move carries.
 inline constexpr const char* kMoveReason =
     "a move: each element widened to f32 (exact) and stored to the output dtype (round to nearest "
     "even when it narrows), defined exactly; NaN payloads by the spec's rule (byte check)";
+
+// --- the move builder --------------------------------------------------------
+
+// A glue op's definition is one move, generic over the element: each written
+// operand's elements from the elements `read` gives of the case's inputs.
+// The builder runs it on values (E = double: the exact-value rule) and on
+// bit patterns (E = uint64_t: the byte rule).
+template <class E>
+using Read = std::function<std::vector<E>(const TensorData&)>;
+template <class E>
+using Move = entry::Outs<E> (*)(const Case& c, const Read<E>& read);
+
+// What a glue entry says; MoveSpec builds the OpSpec from it.
+struct Mover {
+  std::string name;
+  std::string family = "glue";
+  std::string dtypes;  // for reports and --list
+  seq::Draw draw;      // the op's own knobs; "scale" and "fill" are drawn after them
+  std::function<void(Case&)> build;
+  seq::Run run;
+  Move<double> values = nullptr;    // Move<double> of the entry
+  Move<uint64_t> bits = nullptr;    // Move<uint64_t> of the entry
+  std::vector<std::string> written = {};  // the written operands, in the op's order
+  // The input a float move widens from (each written operand stores to its
+  // own dtype); empty: a raw byte move, no conversion (index_select/copy).
+  std::string from = {};
+  std::string reason = kMoveReason;  // every written operand's exact rule
+};
+// name, family, dtypes, gen (the entry's draws, then "scale" and "fill"),
+// build, run, oracle, oracle_bytes and outputs.
+OpSpec MoveSpec(const Mover& m);
+
+// --- row splits (qkv_split, gdn_conv_split) ----------------------------------
+
+// The three outputs of a row split, and the move's result named after them.
+inline constexpr const char* kSplitParts[] = {"q_out", "k_out", "v_out"};
+template <class E>
+entry::Outs<E> Parts(std::vector<std::vector<E>> parts) {
+  entry::Outs<E> o;
+  for (std::size_t i = 0; i < 3; ++i) o[kSplitParts[i]] = std::move(parts[i]);
+  return o;
+}
+// A part's width as its element count gives it (an any-shape output may be
+// drawn flat or reversed: its count is what defines the split).
+int64_t PartWidth(const Case& c, const std::string& input, const std::string& part);
+// The error case "part's element count no longer a multiple of T" (one more
+// element, flat: the width count / T implies is unchanged, so only
+// divisibility breaks; needs T >= 2, T = dim 0 of `input`).
+ErrorCase PartCountNotMultiple(const std::string& input, const std::string& part);
+// A split of `input` [T, width] (contiguous f32/bf16, T > 0) into the three
+// parts, written in any shape: the move's spec with the split's contract,
+// input specials, the width and T = 0 error cases (then the op's own,
+// `errors`) and the row-slice claim.
+OpSpec SplitSpec(Mover m, const std::string& input, std::vector<ErrorCase> errors);
 
 }  // namespace vt::conform::glue

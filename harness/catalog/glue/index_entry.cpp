@@ -28,8 +28,29 @@ void DrawRowKnobs(Params& p, Tier tier) {
   gen::DrawRank(p, tier);
   p.Set("D", *HeadDim(tier));
   p.Set("pad", *gen::Pad());
-  p.Set("scale", *gen::Scale());
-  p.Set("fill", *FillKnob());
+}
+
+OpSpec IndexSpec(Mover m, const std::string& indexed, const std::string& moved, ErrorCase third) {
+  m.draw = seq::Then(m.draw, DrawRowKnobs);
+  m.written = {"out"};
+  m.from.clear();  // raw bytes: no conversion at all (a signalling NaN stays signalling)
+  OpSpec s = MoveSpec(m);
+  s.errors = {mut::Dim(moved, 0, 1), mut::Dim(moved, 1, 1), std::move(third), mut::AddDim(moved),
+              mut::DType(moved, vt::DType::kI64), mut::DType(moved, vt::DType::kF32),
+              mut::DType("idx", vt::DType::kI64),
+              StridedIndex("idx"),
+              IndexOutOfRange("idx", indexed, "N", [](int64_t n) { return n; }),
+              IndexOutOfRange("idx", indexed, "minus1", [](int64_t) { return -1; })};
+  const auto packed = [indexed](const Case& c) {
+    Case p = c;
+    p.params.Set("pad", 0);
+    p.Get(indexed) = CopyTensor(c.Get(indexed), indexed, c.Get(indexed).role);
+    return p;
+  };
+  const auto padded = [](const Params& p) { return p.Int("pad") > 0 && p.Str("rank") != "1d" && p.Int("M") > 0; };
+  s.claims = {SameAs("strided_eq_packed", "padded rows of " + indexed + " give the bytes of the same rows packed",
+                     padded, m.name, packed, {{"out", "out"}})};
+  return s;
 }
 
 }  // namespace vt::conform::glue

@@ -320,13 +320,9 @@ std::vector<ErrorCase> Errors() {
         return true;
       }, "cu_chunk_seqlens"),
       // -- metadata values (each breaks one rule of the validator's list) --
-      seq::EditInts("chunk_bounds_past_T", "cu_chunk_seqlens", "cu_chunk_seqlens must start",
-                    [](V& v, const Case&) { v.back() += 1; return true; }),
-      seq::EditInts("chunk_empty", "cu_chunk_seqlens", "1..chunk_size", [](V& v, const Case&) {
-        if (v.size() < 3) return false;
-        v[1] = v[0];  // chunk 0 empty (chunk 1 grows)
-        return true;
-      }),
+      seq::EditInts("chunk_bounds_past_T", "cu_chunk_seqlens", "cu_chunk_seqlens must start", seq::EndPastTotal),
+      // chunk 0 empty (chunk 1 grows)
+      seq::EditInts("chunk_empty", "cu_chunk_seqlens", "1..chunk_size", seq::FirstStepEmpty),
       ErrorCase("chunk_longer_than_chunk_size", [](Case& c) {
         const V ccs = seq::Ints(c.Get("cu_chunk_seqlens"));
         int64_t longest = 0;
@@ -337,18 +333,13 @@ std::vector<ErrorCase> Errors() {
         c.params.Set("cs", cs);  // still a power of two, now shorter than one chunk
         return true;
       }, "1..chunk_size"),
-      seq::EditInts("seqlens_bounds_past_T", "cu_seqlens", "cu_seqlens must start",
-                    [](V& v, const Case&) { v.back() += 1; return true; }),
+      seq::EditInts("seqlens_bounds_past_T", "cu_seqlens", "cu_seqlens must start", seq::EndPastTotal),
       seq::EditInts("seqlens_not_monotone", "cu_seqlens", "non-decreasing", [](V& v, const Case&) {
         if (v.size() < 3) return false;
         v[1] = v[2] + 1;
         return true;
       }),
-      seq::EditInts("seqlens_empty_sequence", "cu_seqlens", "empty sequences", [](V& v, const Case&) {
-        if (v.size() < 3) return false;
-        v[1] = v[0];
-        return true;
-      }),
+      seq::EditInts("seqlens_empty_sequence", "cu_seqlens", "empty sequences", seq::FirstStepEmpty),
       seq::Rebuilt("empty_sequence_as_vllm_builds_it", "empty sequences", [](Params& p) {
         Json lens = p.args.at("lens");
         lens.push_back(0);
@@ -359,15 +350,13 @@ std::vector<ErrorCase> Errors() {
         v.back() = Count(c, "last_chunk_indices");
         return true;
       }),
-      seq::EditInts("seq_idx_negative", "seq_idx", "seq_idx entries",
-                    [](V& v, const Case&) { v.front() = -1; return true; }),
+      seq::EditInts("seq_idx_negative", "seq_idx", "seq_idx entries", seq::FirstNegative),
       seq::EditInts("last_chunk_past_nchunks", "last_chunk_indices", "last_chunk_indices entries",
                     [](V& v, const Case& c) {
                       v.back() = Count(c, "seq_idx");
                       return true;
                     }),
-      seq::EditInts("last_chunk_minus_one", "last_chunk_indices", "last_chunk_indices entries",
-                    [](V& v, const Case&) { v.front() = -1; return true; }),
+      seq::EditInts("last_chunk_minus_one", "last_chunk_indices", "last_chunk_indices entries", seq::FirstNegative),
       seq::EditInts("last_chunk_not_increasing", "last_chunk_indices", "strictly increasing", [](V& v, const Case& c) {
         if (v.size() >= 2) {
           v[0] = v[1];
@@ -453,10 +442,7 @@ OpSpec Spec_mamba2_chunk_scan() {
       .name = "mamba2_chunk_scan",
       .dtypes = "cpu: x/dt/B/C/z f32/f16/bf16; A/D/dt_bias f32; out, final_states/initial_states f32/bf16; metadata "
                 "i32",
-      .draw = Draw,
-      .build = Build,
-      .run = Run,
-      .oracle = Oracle,
+      .hooks = {Draw, Build, Run, Oracle},
       .outputs = Outputs,
       .d_ranks = {1, 2},
       .operands = {Operand("initial_states", entry::kFloatOut, entry::kContiguous, {4}),

@@ -170,11 +170,7 @@ OpSpec Spec_mamba2_state_update() {
   return mamba::MambaSpec({
       .name = "mamba2_state_update",
       .dtypes = "cpu: x/dt/B/C/z f32/f16/bf16; A/D/dt_bias f32; out, state (in place) f32/bf16; state_indices i32",
-      .draw = Draw,
-      .build = Build,
-      .run = Run,
-      .oracle = entry::Bounds(Eval<entry::Bounded>),
-      .oracle_f32 = entry::F32(Eval<float>),
+      .hooks = {Draw, Build, Run, entry::Bounds(Eval<entry::Bounded>), entry::F32(Eval<float>)},
       .outputs = Outputs,
       .d_ranks = {1},
       .operands = {Operand("state_indices", {vt::DType::kI32}, entry::kContiguous, {1}),

@@ -18,9 +18,9 @@ void DrawDtypes(Params& p, Tier) {
 }  // namespace
 
 OpSpec MambaSpec(MambaOp m) {
-  OpSpec s = seq::Basics(m.name, "mamba", m.dtypes, seq::Then(DrawDtypes, m.draw), m.build, m.run);
-  s.oracle = m.oracle;
-  s.oracle_f32 = m.oracle_f32;
+  OpSpec s = seq::Basics(m.name, "mamba", m.dtypes, m.hooks, DrawDtypes);
+  s.oracle = m.hooks.oracle;
+  s.oracle_f32 = m.hooks.definition;
   s.outputs = m.outputs;
   using entry::kContiguous;
   using entry::Operand;
@@ -33,10 +33,10 @@ OpSpec MambaSpec(MambaOp m) {
   s.contract = {operands, {}};
   s.errors = {
       seq::SetArg("tp_world_size_2", "tp", 2, "tp_world_size"),
-      seq::Rebuilt("head_dim_0", m.x_shape, [](Params& p) { p.Set("P", 0); return true; }, m.build),
+      seq::Rebuilt("head_dim_0", m.x_shape, [](Params& p) { p.Set("P", 0); return true; }, m.hooks.build),
       seq::Rebuilt("groups_not_dividing_heads", "G > 0 dividing H",
-                   [](Params& p) { p.Set("G", p.Int("H") + 1); return true; }, m.build),
-      seq::Rebuilt("state_dim_0", "N > 0", [](Params& p) { p.Set("N", 0); return true; }, m.build),
+                   [](Params& p) { p.Set("G", p.Int("H") + 1); return true; }, m.hooks.build),
+      seq::Rebuilt("state_dim_0", "N > 0", [](Params& p) { p.Set("N", 0); return true; }, m.hooks.build),
       mut::Dim("dt", 1, 1), mut::Dim("dt", 0, 1), mut::Dim("A", 0, 1), mut::Dim("B", 0, 1),
       mut::Dim("C", 2, 1), mut::Dim("out", 2, 1), mut::Dim("D", 0, 1), mut::Dim("dt_bias", 0, 1)};
   seq::Append(s.errors, m.errors);

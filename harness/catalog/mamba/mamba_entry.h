@@ -20,20 +20,19 @@ struct GoldenCase;
 namespace vt::conform::mamba {
 
 // What one Mamba2 entry declares. MambaSpec adds the rest: family mamba, the
-// generator (the dtypes "x", "dt", "out", "state", then `draw`), the
+// generator (the dtypes "x", "dt", "out", "state", then the hooks' draw),
+// the oracle and f32 definition of the hooks (the f32 one optional), the
 // contract's inputs x, dt, A, B, C, D (of `d_ranks`), z, dt_bias before the
 // entry's `operands`, and the error cases of the shapes both ops share
 // before the entry's own: a tensor-parallel size of 2, P = 0 (refused naming
-// `x_shape`), G not dividing H, N = 0 (each rebuilt through `build`), one
-// extent of dt, A, B, C, out, D and dt_bias.
+// `x_shape`), G not dividing H, N = 0 (each rebuilt through the hooks'
+// build), one extent of dt, A, B, C, out, D and dt_bias.
 struct MambaOp {
   std::string name;
   std::string dtypes;
-  seq::Draw draw;
-  void (*build)(Case&);
-  seq::Run run;
-  std::function<OracleResult(const Case&)> oracle;
-  std::function<std::map<std::string, std::vector<double>>(const Case&)> oracle_f32 = {};
+  seq::Hooks<std::function<OracleResult(const Case&)>,
+             std::function<std::map<std::string, std::vector<double>>(const Case&)>>
+      hooks;
   std::vector<OutputSpec> (*outputs)(const Case&);
   std::vector<int> d_ranks;
   std::vector<OperandRule> operands;

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "harness/catalog/catalog.h"
-#include "harness/catalog/entry.h"
+#include "harness/catalog/seq_entry.h"
 #include "oracles/moe/moe_combine.h"
 #include "vt/ops.h"
 
@@ -12,26 +12,21 @@ namespace {
 
 using entry::Bounded;
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("moe_combine");
-    p.Set("expert_out", *gen::FloatIn());
-    p.Set("out", *gen::FloatOut());
-    p.Set("shared", *gen::Pick(std::vector<std::string>{"none", "f32", "bf16", "f16"}));
-    const int64_t k = *gen::Pick(std::vector<int64_t>{2, 1, 3, 4, 8});
-    const int64_t h = *gen::Width(tier);
-    int64_t t = *gen::Rows(tier);
-    // Keep a case near 2^18 expert values at most (the ci tier's time budget);
-    // the row and width draws stay adversarial below that.
-    while (t > 1 && t * k * h > (int64_t{1} << 18)) t /= 2;
-    p.Set("T", t);
-    p.Set("K", k);
-    p.Set("H", h);
-    p.Set("routed_scale", *gen::Pick(std::vector<double>{1.0, 2.5, 0.5, -1.75}));
-    p.Set("scale", *gen::Scale());
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  p.Set("expert_out", *gen::FloatIn());
+  p.Set("out", *gen::FloatOut());
+  p.Set("shared", *gen::Pick(std::vector<std::string>{"none", "f32", "bf16", "f16"}));
+  const int64_t k = *gen::Pick(std::vector<int64_t>{2, 1, 3, 4, 8});
+  const int64_t h = *gen::Width(tier);
+  int64_t t = *gen::Rows(tier);
+  // Keep a case near 2^18 expert values at most (the ci tier's time budget);
+  // the row and width draws stay adversarial below that.
+  while (t > 1 && t * k * h > (int64_t{1} << 18)) t /= 2;
+  p.Set("T", t);
+  p.Set("K", k);
+  p.Set("H", h);
+  p.Set("routed_scale", *gen::Pick(std::vector<double>{1.0, 2.5, 0.5, -1.75}));
+  p.Set("scale", *gen::Scale());
 }
 
 void Build(Case& c) {
@@ -143,16 +138,10 @@ Claim ScaleAfterSum() {
 }  // namespace
 
 OpSpec Spec_moe_combine() {
-  OpSpec s;
-  s.name = "moe_combine";
-  s.family = "moe";
-  s.dtypes = "cpu: expert_out f32/f16/bf16 [T,K,H]; weights f32 [T,K]; shared f32/f16/bf16 [T,H]; out f32/bf16 [T,H]";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = seq::EvaluatedSpec(
+      {.name = "moe_combine", .family = "moe",
+       .dtypes = "cpu: expert_out f32/f16/bf16 [T,K,H]; weights f32 [T,K]; shared f32/f16/bf16 [T,H]; out f32/bf16 [T,H]",
+       .draw = Draw, .build = Build, .run = Run, .truth = Eval<entry::Bounded>, .f32 = Eval<float>, .outputs = Outputs});
   s.contract = {{entry::Operand("expert_out", entry::kFloatIn, entry::kContiguous, {3}),
                  entry::Operand("weights", entry::kF32, entry::kContiguous, {2}),
                  entry::Operand("shared", entry::kFloatIn, entry::kContiguous, {2}),

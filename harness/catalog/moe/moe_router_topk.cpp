@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "harness/catalog/catalog.h"
-#include "harness/catalog/entry.h"
+#include "harness/catalog/seq_entry.h"
 #include "harness/core/rng.h"
 #include "harness/golden/golden_check.h"
 #include "oracles/format.h"
@@ -23,46 +23,41 @@ using entry::Bounded;
 // quarter of the elements moved one ulp of the logits' dtype off their
 // integer (near-ties the truth still orders); special = the grid with NaN /
 // +-inf in a quarter of the rows (the spec's zero-probability rules).
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("moe_router_topk");
-    p.Set("logits", *gen::FloatIn());
-    p.Set("T", *gen::Rows(tier));
-    const std::string mode = *gen::Pick(std::vector<std::string>{"softmax", "grouped", "grouped"});
-    int64_t e = 0, ng = 0, tg = 0, k = 1;
-    std::string scoring = "softmax", bias = "none";
-    double rsf = 1.0;
-    if (mode == "softmax") {
-      e = *gen::Pick(std::vector<int64_t>{8, 1, 2, 3, 16, 60, 64, 128, 256});
-      k = *gen::Pick(std::vector<int64_t>{2, 1, 3, 4, 6, 8});
-    } else {
-      ng = *gen::Pick(std::vector<int64_t>{4, 1, 2, 3, 8});
-      // One-expert groups are frequent on purpose: with a bias their top-2
-      // group score is -inf, the edge where the first unkept group must seed
-      // the group scan.
-      const int64_t gs = *gen::Pick(std::vector<int64_t>{2, 1, 3, 1, 4, 8, 1, 16, 32});
-      e = ng * gs;
-      tg = *rc::gen::inRange<int64_t>(1, ng + 1);
-      k = *gen::Pick(std::vector<int64_t>{2, 1, 3, 4, 6, 8});
-      scoring = *gen::Pick(std::vector<std::string>{"sigmoid", "softmax"});
-      bias = *gen::Pick(std::vector<std::string>{"f32", "none"});
-      rsf = *gen::Pick(std::vector<double>{2.5, 1.0, 0.5, 16.0});
-      k = std::min(k, tg * gs);
-    }
-    k = std::min(k, e);
-    p.Set("E", e);
-    p.Set("top_k", k);
-    p.Set("renormalize", *gen::Flag());
-    p.Set("scoring", scoring);
-    p.Set("num_expert_group", ng);
-    p.Set("topk_group", tg);
-    p.Set("routed_scaling_factor", rsf);
-    p.Set("bias", bias);
-    p.Set("vals", *gen::Pick(std::vector<std::string>{"grid", "normal", "near", "special"}));
-    p.Set("scale", *gen::Pick(std::vector<double>{2.0, 1.0, 8.0, 0.01}));
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  p.Set("logits", *gen::FloatIn());
+  p.Set("T", *gen::Rows(tier));
+  const std::string mode = *gen::Pick(std::vector<std::string>{"softmax", "grouped", "grouped"});
+  int64_t e = 0, ng = 0, tg = 0, k = 1;
+  std::string scoring = "softmax", bias = "none";
+  double rsf = 1.0;
+  if (mode == "softmax") {
+    e = *gen::Pick(std::vector<int64_t>{8, 1, 2, 3, 16, 60, 64, 128, 256});
+    k = *gen::Pick(std::vector<int64_t>{2, 1, 3, 4, 6, 8});
+  } else {
+    ng = *gen::Pick(std::vector<int64_t>{4, 1, 2, 3, 8});
+    // One-expert groups are frequent on purpose: with a bias their top-2
+    // group score is -inf, the edge where the first unkept group must seed
+    // the group scan.
+    const int64_t gs = *gen::Pick(std::vector<int64_t>{2, 1, 3, 1, 4, 8, 1, 16, 32});
+    e = ng * gs;
+    tg = *rc::gen::inRange<int64_t>(1, ng + 1);
+    k = *gen::Pick(std::vector<int64_t>{2, 1, 3, 4, 6, 8});
+    scoring = *gen::Pick(std::vector<std::string>{"sigmoid", "softmax"});
+    bias = *gen::Pick(std::vector<std::string>{"f32", "none"});
+    rsf = *gen::Pick(std::vector<double>{2.5, 1.0, 0.5, 16.0});
+    k = std::min(k, tg * gs);
+  }
+  k = std::min(k, e);
+  p.Set("E", e);
+  p.Set("top_k", k);
+  p.Set("renormalize", *gen::Flag());
+  p.Set("scoring", scoring);
+  p.Set("num_expert_group", ng);
+  p.Set("topk_group", tg);
+  p.Set("routed_scaling_factor", rsf);
+  p.Set("bias", bias);
+  p.Set("vals", *gen::Pick(std::vector<std::string>{"grid", "normal", "near", "special"}));
+  p.Set("scale", *gen::Pick(std::vector<double>{2.0, 1.0, 8.0, 0.01}));
 }
 
 bool SigmoidGrouped(const Params& p) { return p.Int("num_expert_group") > 0 && p.Str("scoring") == "sigmoid"; }
@@ -479,13 +474,9 @@ GoldenMapping GoldenRouter(const GoldenCase& g) {
 }  // namespace
 
 OpSpec Spec_moe_router_topk() {
-  OpSpec s;
-  s.name = "moe_router_topk";
-  s.family = "moe";
-  s.dtypes = "cpu: logits f32/f16/bf16 [T,E]; bias f32 [E] (grouped); weights f32 [T,k]; indices i32 [T,k]";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
+  OpSpec s = seq::Basics("moe_router_topk", "moe",
+                         "cpu: logits f32/f16/bf16 [T,E]; bias f32 [E] (grouped); weights f32 [T,k]; indices i32 [T,k]",
+                         Draw, Build, Run);
   s.oracle = [](const Case& c) { return entry::ToOracleResult(Eval<entry::Bounded>(c)); };
   s.oracle_given = [](const Case& c, const Case& got) { return entry::ToOracleResult(Eval<entry::Bounded>(c, &got)); };
   s.oracle_f32 = entry::F32([](const Case& c) { return Eval<float>(c); });

@@ -5,14 +5,12 @@
 // Unary steps carry one input digit. Unknown letters map to an invalid opcode
 // so the negative mode can hand the API malformed recipes.
 #include "harness/catalog/catalog.h"
-#include "harness/catalog/entry.h"
+#include "harness/catalog/norm/norm_entry.h"
 #include "oracles/norm/fused_chain.h"
 #include "vt/ops.h"
 
 namespace vt::conform {
 namespace {
-
-using entry::Bounded;
 
 vt::FusedRecipe ParseRecipe(const std::string& s) {
   vt::FusedRecipe r;
@@ -74,29 +72,18 @@ rc::Gen<std::string> RandomRecipe(bool has_residual) {
   });
 }
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("fused_chain");
-    p.Set("x", *gen::FloatIn());
-    p.Set("w", *gen::FloatIn());
-    p.Set("out", *gen::FloatOut());
-    p.Set("T", *gen::Rows(tier));
-    p.Set("H", *gen::Width(tier));
-    const std::string residual = *gen::Pick(std::vector<std::string>{"none", "f32", "bf16"});
-    p.Set("residual", residual);
-    const int64_t tier_id = *gen::Flag();
-    p.Set("tier", tier_id);
-    const std::string g = *gen::Flag() ? "g" : "";
-    std::vector<std::string> named = {"N01:3" + g};
-    if (residual != "none") named.push_back("A02:2;N21:3" + g);
-    const bool random = tier_id == 1 && *gen::Pick(std::vector<int>{0, 1, 1});
-    p.Set("recipe", random ? *RandomRecipe(residual != "none") : *gen::Pick(named));
-    p.Set("eps", *gen::Eps());
-    // Silu/sigmoid steps call expf: magnitudes stay far from f32 overflow (|x| < 88).
-    p.Set("scale", *gen::Pick(std::vector<double>{1.0, 1.0, 1e-3, 4.0}));
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  p.Set("T", *gen::Rows(tier));
+  p.Set("H", *gen::Width(tier));
+  const std::string residual = *gen::Pick(std::vector<std::string>{"none", "f32", "bf16"});
+  p.Set("residual", residual);
+  const int64_t tier_id = *gen::Flag();
+  p.Set("tier", tier_id);
+  const std::string g = *gen::Flag() ? "g" : "";
+  std::vector<std::string> named = {"N01:3" + g};
+  if (residual != "none") named.push_back("A02:2;N21:3" + g);
+  const bool random = tier_id == 1 && *gen::Pick(std::vector<int>{0, 1, 1});
+  p.Set("recipe", random ? *RandomRecipe(residual != "none") : *gen::Pick(named));
 }
 
 void Build(Case& c) {
@@ -184,16 +171,15 @@ ErrorCase BadRecipe(const std::string& name, const std::string& recipe, int need
 }  // namespace
 
 OpSpec Spec_fused_chain() {
-  OpSpec s;
-  s.name = "fused_chain";
-  s.family = "norm";
-  s.dtypes = "cpu: x,weight f32/f16/bf16; out f32/bf16; residual f32/bf16 (in place); tiers 0 and 1";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = norm_entry::NormSpec({
+      .name = "fused_chain",
+      .keys = {entry::DrawIn("x"), entry::DrawIn("w"), entry::DrawOut("out")},
+      .dtypes = "cpu: x,weight f32/f16/bf16; out f32/bf16; residual f32/bf16 (in place); tiers 0 and 1",
+      .draw = Draw,
+      // Silu/sigmoid steps call expf: magnitudes stay far from f32 overflow (|x| < 88).
+      .scale = gen::Pick(std::vector<double>{1.0, 1.0, 1e-3, 4.0}),
+      .fns = {Build, Run, Eval<entry::Bounded>, Eval<float>, Outputs},
+  });
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2}), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("residual", entry::kF32BF16), entry::Written("out", entry::kFloatOut)}, {entry::PositiveFinite("eps")}};
   // A NaN/inf in x or the residual reaches a norm step's whole row; the
   // sigmoid/silu steps' saturation edges (1 + expf(-a) == 1.0f from ~17.3).

@@ -1,5 +1,5 @@
 // Catalog entry: l2_norm (FLA l2norm_fwd, used on q/k in GDN/KDA).
-#include "harness/catalog/entry.h"
+#include "harness/catalog/norm/norm_entry.h"
 #include "harness/golden/golden_check.h"
 #include "oracles/norm/l2_norm.h"
 #include "vt/ops.h"
@@ -7,23 +7,9 @@
 namespace vt::conform {
 namespace {
 
-using entry::Bounded;
-
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("l2_norm");
-    p.Set("x", *gen::FloatIn());
-    p.Set("out", *gen::FloatOut());
-    const int64_t rank = *gen::Pick(std::vector<int64_t>{2, 3});
-    p.Set("rank", rank);
-    p.Set("T", *gen::Rows(tier));
-    if (rank == 3) p.Set("Hk", *gen::Heads(tier));
-    p.Set("D", *gen::Width(tier));
-    p.Set("eps", *gen::Eps());
-    p.Set("scale", *gen::Scale());
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  norm_entry::DrawRankedRows(p, tier, "Hk");
+  p.Set("D", *gen::Width(tier));
 }
 
 std::vector<int64_t> Shape(const Params& p) {
@@ -83,16 +69,13 @@ GoldenMapping GoldenL2Norm(const GoldenCase& g) {
 }  // namespace
 
 OpSpec Spec_l2_norm() {
-  OpSpec s;
-  s.name = "l2_norm";
-  s.family = "norm";
-  s.dtypes = "cpu: x f32/f16/bf16 (rank 2 or 3); out f32/bf16";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = norm_entry::NormSpec({
+      .name = "l2_norm",
+      .keys = {entry::DrawIn("x"), entry::DrawOut("out")},
+      .dtypes = "cpu: x f32/f16/bf16 (rank 2 or 3); out f32/bf16",
+      .draw = Draw,
+      .fns = {Build, Run, Eval<entry::Bounded>, Eval<float>, Outputs},
+  });
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2, 3}), entry::Written("out", entry::kFloatOut)}, {entry::PositiveFinite("eps")}};
   s.values.specials = {{"x", true}};  // one NaN/inf reaches its row's sum
   s.errors = {mut::DType("x", vt::DType::kI8),  mut::DType("out", vt::DType::kF16),

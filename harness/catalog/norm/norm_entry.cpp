@@ -6,6 +6,19 @@
 
 namespace vt::conform::norm_entry {
 
+OpSpec NormSpec(const Norm& n) {
+  const std::function<void(Params&, Tier)> draw = n.draw;
+  const rc::Gen<double> scale = n.scale;
+  const bool input_scale = n.input_scale;
+  auto draws = [draw, scale, input_scale](Params& p, Tier tier) {
+    draw(p, tier);
+    p.Set("eps", *gen::Eps());
+    p.Set("scale", *scale);
+    if (input_scale) p.Set("input_scale", *InputScale(p.Num("scale"), p.Num("eps")));
+  };
+  return entry::Assemble({n.name, "norm", n.dtypes, n.keys, draws, {}, n.fns});
+}
+
 TensorData QuantFp8Static(const TensorData& bf16, float input_scale, const std::string& name) {
   const float inv_scale = 1.0f / input_scale;
   const auto vals = bf16.Values();
@@ -32,13 +45,25 @@ rc::Gen<double> InputScale(double scale, double eps) {
                       [rms](double k) { return static_cast<double>(static_cast<float>(rms * k)); });
 }
 
-void DrawGatedShape(Params& p, Tier tier) {
+void DrawRankedRows(Params& p, Tier tier, const std::string& heads) {
   const int64_t rank = *gen::Pick(std::vector<int64_t>{2, 3});
   p.Set("rank", rank);
   p.Set("T", *gen::Rows(tier));
-  if (rank == 3) p.Set("Hv", *gen::Heads(tier));
+  if (rank == 3) p.Set(heads, *gen::Heads(tier));
+}
+
+void DrawRmsShape(Params& p, Tier tier) {
+  p.Set("T", *gen::Rows(tier));
+  p.Set("H", *gen::Width(tier));
+  p.Set("gemma", *gen::Flag());
+  p.Set("residual", *gen::Pick(std::vector<std::string>{"none", "f32", "bf16"}));
+}
+
+void DrawGated(Params& p, Tier tier) {
+  DrawRankedRows(p, tier, "Hv");
   p.Set("D", *gen::Width(tier));
   p.Set("pad", *gen::Pad());
+  p.Set("sigmoid", *gen::Flag());
 }
 
 void BuildRmsInputs(Case& c) {

@@ -7,25 +7,6 @@
 namespace vt::conform {
 namespace {
 
-using entry::Bounded;
-
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("rms_norm");
-    p.Set("x", *gen::FloatIn());
-    p.Set("w", *gen::FloatIn());
-    p.Set("out", *gen::FloatOut());
-    p.Set("T", *gen::Rows(tier));
-    p.Set("H", *gen::Width(tier));
-    p.Set("gemma", *gen::Flag());
-    p.Set("residual", *gen::Pick(std::vector<std::string>{"none", "f32", "bf16"}));
-    p.Set("eps", *gen::Eps());
-    p.Set("scale", *gen::Scale());
-    p.seed = *gen::Seed();
-    return p;
-  });
-}
-
 void Build(Case& c) {
   norm_entry::BuildRmsInputs(c);
   c.Output("out", c.params.DType("out"), c.Get("x").shape);
@@ -40,12 +21,10 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
 template <class S>
 entry::Outs<S> Eval(const Case& c) {
   const TensorData& x = c.Get("x");
-  const TensorData* r = c.Find("residual");
-  std::vector<S> res = r != nullptr ? entry::Inputs<S>(r->Values()) : std::vector<S>{};
+  norm_entry::ResidualIn<S> res(c);
   entry::Outs<S> o{{"out", oracle::RmsNorm<S>(x.shape[0], x.shape[1], x.Values(), entry::Vals(c, "weight"),
-                                              c.params.Flag("gemma"), c.params.F32("eps"), r != nullptr ? &res : nullptr,
-                                              r != nullptr ? r->fmt : oracle::Fmt::kF32)}};
-  if (r != nullptr) o["residual"] = res;
+                                              c.params.Flag("gemma"), c.params.F32("eps"), res.get(), res.fmt())}};
+  res.AddTo(o);
   return o;
 }
 
@@ -116,16 +95,13 @@ GoldenMapping GoldenRmsNorm(const GoldenCase& g) {
 }  // namespace
 
 OpSpec Spec_rms_norm() {
-  OpSpec s;
-  s.name = "rms_norm";
-  s.family = "norm";
-  s.dtypes = "cpu: x,weight f32/f16/bf16; out f32/bf16; residual f32/bf16 (in place)";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = norm_entry::NormSpec({
+      .name = "rms_norm",
+      .keys = {entry::DrawIn("x"), entry::DrawIn("w"), entry::DrawOut("out")},
+      .dtypes = "cpu: x,weight f32/f16/bf16; out f32/bf16; residual f32/bf16 (in place)",
+      .draw = norm_entry::DrawRmsShape,
+      .fns = {Build, Run, Eval<entry::Bounded>, Eval<float>, Outputs},
+  });
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2}), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("residual", entry::kF32BF16), entry::Written("out", entry::kFloatOut)}, {entry::PositiveFinite("eps")}};
   s.values.specials = {{"x", true}, {"residual", true}, {"weight"}};
   s.errors = {mut::DType("x", vt::DType::kI32),      mut::DType("out", vt::DType::kF16),

@@ -8,24 +8,6 @@
 namespace vt::conform {
 namespace {
 
-using entry::Bounded;
-
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("rms_norm_gated");
-    p.Set("x", *gen::FloatIn());
-    p.Set("gate", *gen::FloatIn());
-    p.Set("w", *gen::FloatIn());
-    p.Set("out", *gen::FloatOut());
-    norm_entry::DrawGatedShape(p, tier);
-    p.Set("sigmoid", *gen::Flag());
-    p.Set("eps", *gen::Eps());
-    p.Set("scale", *gen::Scale());
-    p.seed = *gen::Seed();
-    return p;
-  });
-}
-
 void Build(Case& c) {
   const Params& p = c.params;
   norm_entry::BuildGatedInputs(c, p.DType("x"), p.DType("gate"), p.DType("w"));
@@ -109,16 +91,13 @@ GoldenMapping GoldenRmsNormGated(const GoldenCase& g) {
 }  // namespace
 
 OpSpec Spec_rms_norm_gated() {
-  OpSpec s;
-  s.name = "rms_norm_gated";
-  s.family = "norm";
-  s.dtypes = "cpu: x,gate,weight f32/f16/bf16; out f32/bf16; gate token stride may be padded";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = norm_entry::NormSpec({
+      .name = "rms_norm_gated",
+      .keys = {entry::DrawIn("x"), entry::DrawIn("gate"), entry::DrawIn("w"), entry::DrawOut("out")},
+      .dtypes = "cpu: x,gate,weight f32/f16/bf16; out f32/bf16; gate token stride may be padded",
+      .draw = norm_entry::DrawGated,
+      .fns = {Build, Run, Eval<entry::Bounded>, Eval<float>, Outputs},
+  });
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2, 3}), entry::Operand("gate", entry::kFloatIn, entry::kRowStrided), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("out", entry::kFloatOut)}, {entry::PositiveFinite("eps")}};
   s.values.specials = {{"x", true}, {"gate"}, {"weight"}};
   s.values.edges = [](const Params&) { return ExpBands("gate"); };

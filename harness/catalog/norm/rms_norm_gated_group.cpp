@@ -1,33 +1,17 @@
 // Catalog entry: rms_norm_gated_group (Mamba2 Mixer2RMSNormGated.forward_native:
 // gate first, grouped RMS norm, cast to the input dtype before the weight).
 #include "harness/catalog/catalog.h"
-#include "harness/catalog/entry.h"
+#include "harness/catalog/norm/norm_entry.h"
 #include "oracles/norm/rms_norm_gated_group.h"
 #include "vt/ops.h"
 
 namespace vt::conform {
 namespace {
 
-using entry::Bounded;
-
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("rms_norm_gated_group");
-    p.Set("x", *gen::FloatIn());
-    p.Set("gate", *gen::FloatIn());
-    p.Set("w", *gen::Pick(std::vector<std::string>{"none", "f32", "f16", "bf16"}));
-    p.Set("out", *gen::FloatOut());
-    const int64_t rank = *gen::Pick(std::vector<int64_t>{2, 3});
-    p.Set("rank", rank);
-    p.Set("T", *gen::Rows(tier));
-    if (rank == 3) p.Set("L", *gen::Heads(tier));
-    p.Set("n_groups", *gen::Pick(std::vector<int64_t>{1, 1, 2, 4, 8}));
-    p.Set("group", *gen::Width(tier));
-    p.Set("eps", *gen::Eps());
-    p.Set("scale", *gen::Scale());
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  norm_entry::DrawRankedRows(p, tier, "L");
+  p.Set("n_groups", *gen::Pick(std::vector<int64_t>{1, 1, 2, 4, 8}));
+  p.Set("group", *gen::Width(tier));
 }
 
 std::vector<int64_t> Shape(const Params& p) {
@@ -131,16 +115,14 @@ ClaimOutcome GroupAlone(const OpSpec& op, const Case& c, const vt::ExecContext& 
 }  // namespace
 
 OpSpec Spec_rms_norm_gated_group() {
-  OpSpec s;
-  s.name = "rms_norm_gated_group";
-  s.family = "norm";
-  s.dtypes = "cpu: x,gate f32/f16/bf16 (rank 2 or 3); weight optional f32/f16/bf16; out f32/bf16";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = norm_entry::NormSpec({
+      .name = "rms_norm_gated_group",
+      .keys = {entry::DrawIn("x"), entry::DrawIn("gate"),
+               entry::DrawOneOf("w", {"none", "f32", "f16", "bf16"}), entry::DrawOut("out")},
+      .dtypes = "cpu: x,gate f32/f16/bf16 (rank 2 or 3); weight optional f32/f16/bf16; out f32/bf16",
+      .draw = Draw,
+      .fns = {Build, Run, Eval<entry::Bounded>, Eval<float>, Outputs},
+  });
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2, 3}), entry::Operand("gate", entry::kFloatIn), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("out", entry::kFloatOut)}, {entry::PositiveFinite("eps")}};
   // gate is inside the group's sum (v = x * silu(gate)): row-coupled like x.
   s.values.specials = {{"x", true}, {"gate", true}, {"weight"}};

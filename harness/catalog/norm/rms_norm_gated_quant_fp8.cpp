@@ -8,23 +8,6 @@
 namespace vt::conform {
 namespace {
 
-using entry::Bounded;
-
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("rms_norm_gated_quant_fp8");
-    p.Set("x", *gen::FloatIn());
-    norm_entry::DrawGatedShape(p, tier);
-    p.Set("sigmoid", *gen::Flag());
-    const double eps = *gen::Eps(), scale = *gen::Scale();
-    p.Set("eps", eps);
-    p.Set("scale", scale);
-    p.Set("input_scale", *norm_entry::InputScale(scale, eps));
-    p.seed = *gen::Seed();
-    return p;
-  });
-}
-
 void Build(Case& c) {
   const vt::DType dt = c.params.DType("x");
   norm_entry::BuildGatedInputs(c, dt, dt, dt);
@@ -69,16 +52,14 @@ ClaimOutcome SplitPath(const OpSpec& op, const Case& c, const vt::ExecContext& c
 }  // namespace
 
 OpSpec Spec_rms_norm_gated_quant_fp8() {
-  OpSpec s;
-  s.name = "rms_norm_gated_quant_fp8";
-  s.family = "norm";
-  s.dtypes = "cpu: x,gate,weight one of f32/f16/bf16; out_fp8 u8 (e4m3fn)";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = norm_entry::NormSpec({
+      .name = "rms_norm_gated_quant_fp8",
+      .keys = {entry::DrawIn("x")},
+      .dtypes = "cpu: x,gate,weight one of f32/f16/bf16; out_fp8 u8 (e4m3fn)",
+      .draw = norm_entry::DrawGated,
+      .input_scale = true,
+      .fns = {Build, Run, Eval<entry::Bounded>, Eval<float>, Outputs},
+  });
   // The gate checks close hazard H-4 (the original never validated the gate).
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2, 3}), entry::Operand("gate", entry::kFloatIn, entry::kRowStrided), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("out_fp8", entry::kU8)}, {entry::PositiveFinite("eps"), entry::PositiveFinite("input_scale")}};
   s.values.specials = {{"x", true}, {"gate"}, {"weight"}};

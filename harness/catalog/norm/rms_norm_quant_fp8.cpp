@@ -7,25 +7,9 @@
 namespace vt::conform {
 namespace {
 
-using entry::Bounded;
-
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("rms_norm_quant_fp8");
-    p.Set("x", *gen::FloatIn());
-    p.Set("w", *gen::FloatIn());
-    p.Set("T", *gen::Rows(tier));
-    p.Set("H", *gen::Width(tier));
-    p.Set("gemma", *gen::Flag());
-    p.Set("residual", *gen::Pick(std::vector<std::string>{"none", "f32", "bf16"}));
-    p.Set("out_bf16", *gen::Flag());
-    const double eps = *gen::Eps(), scale = *gen::Scale();
-    p.Set("eps", eps);
-    p.Set("scale", scale);
-    p.Set("input_scale", *norm_entry::InputScale(scale, eps));
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  norm_entry::DrawRmsShape(p, tier);
+  p.Set("out_bf16", *gen::Flag());
 }
 
 void Build(Case& c) {
@@ -44,13 +28,12 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
 template <class S>
 entry::Outs<S> Eval(const Case& c) {
   const TensorData& x = c.Get("x");
-  const TensorData* r = c.Find("residual");
-  std::vector<S> res = r != nullptr ? entry::Inputs<S>(r->Values()) : std::vector<S>{};
+  norm_entry::ResidualIn<S> res(c);
   const auto q = oracle::RmsNormQuantFp8<S>(x.shape[0], x.shape[1], x.Values(), entry::Vals(c, "weight"),
-                                            c.params.Flag("gemma"), c.params.F32("eps"), r != nullptr ? &res : nullptr,
-                                            r != nullptr ? r->fmt : oracle::Fmt::kF32, c.params.F32("input_scale"));
+                                            c.params.Flag("gemma"), c.params.F32("eps"), res.get(), res.fmt(),
+                                            c.params.F32("input_scale"));
   entry::Outs<S> o{{"out_fp8", q.fp8}, {"out_bf16", q.bf16}};
-  if (r != nullptr) o["residual"] = res;
+  res.AddTo(o);
   return o;
 }
 
@@ -92,16 +75,14 @@ ClaimOutcome SplitPath(const OpSpec& op, const Case& c, const vt::ExecContext& c
 }  // namespace
 
 OpSpec Spec_rms_norm_quant_fp8() {
-  OpSpec s;
-  s.name = "rms_norm_quant_fp8";
-  s.family = "norm";
-  s.dtypes = "cpu: x,weight f32/f16/bf16; out_fp8 u8 (e4m3fn); out_bf16 bf16; residual f32/bf16";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = norm_entry::NormSpec({
+      .name = "rms_norm_quant_fp8",
+      .keys = {entry::DrawIn("x"), entry::DrawIn("w")},
+      .dtypes = "cpu: x,weight f32/f16/bf16; out_fp8 u8 (e4m3fn); out_bf16 bf16; residual f32/bf16",
+      .draw = Draw,
+      .input_scale = true,
+      .fns = {Build, Run, Eval<entry::Bounded>, Eval<float>, Outputs},
+  });
   s.contract = {{entry::Operand("x", entry::kFloatIn, entry::kContiguous, {2}), entry::Operand("weight", entry::kFloatIn, entry::kContiguous, {1}), entry::Written("residual", entry::kF32BF16), entry::Written("out_fp8", entry::kU8), entry::Written("out_bf16", entry::kBF16)}, {entry::PositiveFinite("eps"), entry::PositiveFinite("input_scale")}};
   // NaN reaches the fp8 code 0x7F, inf saturates; the 448 edge is input_scale's.
   s.values.specials = {{"x", true}, {"residual", true}, {"weight"}};

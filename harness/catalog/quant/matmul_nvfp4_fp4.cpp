@@ -5,6 +5,7 @@
 
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/quant/quant_entry.h"
+#include "harness/catalog/seq_entry.h"
 #include "harness/golden/golden_check.h"
 #include "oracles/quant/matmul_nvfp4_fp4.h"
 #include "vt/ops.h"
@@ -12,19 +13,14 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("matmul_nvfp4_fp4");
-    p.Set("out", *gen::FloatOut());
-    p.Set("T", *gen::Rows(tier));
-    p.Set("N", *gen::Pick(std::vector<int64_t>{1, 2, 3, 5, 8, 16, 17, 33, 64}));
-    p.Set("G", *gen::Pick(std::vector<int64_t>{1, 2, 3, 4, 8, 16, 32}));
-    // Block-scale magnitudes: typical, small (e4m3 subnormals), large (448 saturation).
-    p.Set("sscale", *gen::Pick(std::vector<double>{1.0, 1.0, 0.02, 100.0}));
-    p.Set("alpha", *gen::Pick(std::vector<double>{1.0, 0.375, -2.5, 1e-3}));
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  p.Set("out", *gen::FloatOut());
+  p.Set("T", *gen::Rows(tier));
+  p.Set("N", *gen::Pick(std::vector<int64_t>{1, 2, 3, 5, 8, 16, 17, 33, 64}));
+  p.Set("G", *gen::Pick(std::vector<int64_t>{1, 2, 3, 4, 8, 16, 32}));
+  // Block-scale magnitudes: typical, small (e4m3 subnormals), large (448 saturation).
+  p.Set("sscale", *gen::Pick(std::vector<double>{1.0, 1.0, 0.02, 100.0}));
+  p.Set("alpha", *gen::Pick(std::vector<double>{1.0, 0.375, -2.5, 1e-3}));
 }
 
 void Build(Case& c) {
@@ -168,17 +164,11 @@ GoldenMapping GoldenMatmulNvfp4(const GoldenCase& g) {
 }  // namespace
 
 OpSpec Spec_matmul_nvfp4_fp4() {
-  OpSpec s;
-  s.name = "matmul_nvfp4_fp4";
-  s.family = "quant";
-  s.dtypes = "cpu: a_packed u8 [M,K/2], a_scale u8 (e4m3) [M,K/16], b_packed u8 [N,K/2], b_scale u8 "
-             "[N,K/16], K % 16 == 0; out f32/bf16 [M,N]";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = seq::EvaluatedSpec(
+      {.name = "matmul_nvfp4_fp4", .family = "quant",
+       .dtypes = "cpu: a_packed u8 [M,K/2], a_scale u8 (e4m3) [M,K/16], b_packed u8 [N,K/2], b_scale u8 "
+                 "[N,K/16], K % 16 == 0; out f32/bf16 [M,N]",
+       .draw = Draw, .build = Build, .run = Run, .truth = Eval<entry::Bounded>, .f32 = Eval<float>, .outputs = Outputs});
   s.contract = {{entry::Operand("a_packed", entry::kU8, entry::kContiguous, {2}),
                  entry::Operand("a_scale", entry::kU8, entry::kContiguous, {2}),
                  entry::Operand("b_packed", entry::kU8, entry::kContiguous, {2}),

@@ -9,27 +9,21 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("attn_qk_norm_rope_gate");
-    p.Set("in", *gen::FloatIn());    // qgate and kf
-    p.Set("out", *gen::FloatOut());  // q_out and k_out
-    // gate_out: q_out's dtype, or f32 beside bf16 q/k outputs.
-    p.Set("gate", *gen::Pick(std::vector<std::string>{"same", "f32"}));
-    p.Set("T", *gen::Rows(tier));
-    p.Set("Hq", *gen::Heads(tier));
-    p.Set("Hkv", *gen::Heads(tier));
-    const int64_t rot = *rope_entry::RotaryDim(tier);
-    p.Set("rot", rot);
-    p.Set("Dh", *rope_entry::HeadDim(rot));
-    p.Set("gemma", *gen::Pick(std::vector<int64_t>{1, 1, 0}));  // the model uses Gemma norms
-    p.Set("eps", *gen::Eps());
-    p.Set("qpad", *gen::Pad());
-    p.Set("kpad", *gen::Pad());
-    p.Set("scale", *gen::Scale());
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  p.Set("in", *gen::FloatIn());    // qgate and kf
+  p.Set("out", *gen::FloatOut());  // q_out and k_out
+  // gate_out: q_out's dtype, or f32 beside bf16 q/k outputs.
+  p.Set("gate", *gen::Pick(std::vector<std::string>{"same", "f32"}));
+  p.Set("T", *gen::Rows(tier));
+  p.Set("Hq", *gen::Heads(tier));
+  p.Set("Hkv", *gen::Heads(tier));
+  const int64_t rot = *rope_entry::RotaryDim(tier);
+  p.Set("rot", rot);
+  p.Set("Dh", *rope_entry::HeadDim(rot));
+  p.Set("gemma", *gen::Pick(std::vector<int64_t>{1, 1, 0}));  // the model uses Gemma norms
+  p.Set("eps", *gen::Eps());
+  p.Set("qpad", *gen::Pad());
+  p.Set("kpad", *gen::Pad());
 }
 
 vt::DType GateDType(const Params& p) { return p.Str("gate") == "f32" ? vt::DType::kF32 : p.DType("out"); }
@@ -166,17 +160,6 @@ Claim Composite() {
   return cl;
 }
 
-ErrorCase RotaryError(const std::string& name, int64_t (*to)(int64_t rot, int64_t dh)) {
-  return ErrorCase(name, [=](Case& c) {
-    const int64_t rot = to(c.params.Int("rot"), c.params.Int("Dh"));
-    c.params.Set("rot", rot);
-    TensorData& cs = c.Get("cos_sin");
-    cs.shape[1] = rot;
-    cs.SetContiguous();
-    return true;
-  }, "rotary_dim must be even");
-}
-
 ErrorCase OtherDType(const std::string& tensor, vt::DType (*to)(vt::DType), const std::string& expect) {
   return ErrorCase(tensor + "_other_dtype", [=](Case& c) {
     TensorData& t = c.Get(tensor);
@@ -192,17 +175,11 @@ ErrorCase OtherDType(const std::string& tensor, vt::DType (*to)(vt::DType), cons
 }  // namespace
 
 OpSpec Spec_attn_qk_norm_rope_gate() {
-  OpSpec s;
-  s.name = "attn_qk_norm_rope_gate";
-  s.family = "rope";
-  s.dtypes = "cpu: qgate [T,Hq*2*Dh], kf [T,Hkv*Dh] f32/f16/bf16 (one dtype, padded rows); q_norm, k_norm [Dh] "
-             "f32; cos_sin [T,rot] f32; q_out, k_out f32/bf16; gate_out q_out's dtype or f32";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = rope_entry::RopeSpec(
+      {.name = "attn_qk_norm_rope_gate",
+       .dtypes = "cpu: qgate [T,Hq*2*Dh], kf [T,Hkv*Dh] f32/f16/bf16 (one dtype, padded rows); q_norm, k_norm [Dh] "
+                 "f32; cos_sin [T,rot] f32; q_out, k_out f32/bf16; gate_out q_out's dtype or f32",
+       .draw = Draw, .build = Build, .run = Run, .truth = Eval<entry::Bounded>, .f32 = Eval<float>, .outputs = Outputs});
   s.contract = {{entry::Operand("qgate", entry::kFloatIn, entry::kRowStrided, {2}),
                  entry::Operand("kf", entry::kFloatIn, entry::kRowStrided, {2}),
                  entry::Operand("q_norm", entry::kF32, entry::kContiguous, {1}),
@@ -227,10 +204,10 @@ OpSpec Spec_attn_qk_norm_rope_gate() {
         g.dtype = vt::DType::kBF16;
         g.fmt = oracle::Fmt::kBF16;
         return true;
-      }, "gate_out must have q_out's dtype or be f32"),
-      RotaryError("rotary_dim_odd", [](int64_t rot, int64_t) { return rot - 1; }),
-      RotaryError("rotary_dim_zero", [](int64_t, int64_t) { return int64_t{0}; }),
-      RotaryError("rotary_dim_past_head", [](int64_t, int64_t dh) { return dh % 2 == 0 ? dh + 2 : dh + 1; }),
+      }, "gate_out must have q_out's dtype or be f32")};
+  seq::Append(s.errors, rope_entry::RotaryErrors(rope_entry::WidthFollows("cos_sin"),
+                                                 [](const Case& c) { return c.params.Int("Dh"); }));
+  s.errors.push_back(
       ErrorCase("head_dim0", [](Case& c) {
         // Dh = 0 in every operand that carries it (rot follows): only Dh > 0 breaks.
         for (const char* n : {"q_out", "k_out", "gate_out", "qgate", "kf", "q_norm", "k_norm"}) {
@@ -239,8 +216,7 @@ OpSpec Spec_attn_qk_norm_rope_gate() {
           t.SetContiguous();
         }
         return true;
-      }, "Dh = q_out.shape[2] must be > 0"),
-  };
+      }, "Dh = q_out.shape[2] must be > 0"));
   s.claims = {Composite(), RowSlice({"qgate", "kf", "cos_sin", "q_out", "k_out", "gate_out"})};
   return s;
 }

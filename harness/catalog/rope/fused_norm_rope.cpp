@@ -8,25 +8,18 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("fused_norm_rope");
-    p.Set("dt", *gen::FloatOut());  // x, weight, outputs and cache share f32 or bf16
-    p.Set("pos_dt", *gen::Pick(std::vector<std::string>{"i64", "i32"}));
-    p.Set("T", *gen::Rows(tier));
-    p.Set("off", *gen::Pick(std::vector<int64_t>{1, 16, 127, 512}));  // kv_lora_rank is 512
-    p.Set("rot", *rope_entry::RotaryDim(tier));                         // qk_rope_head_dim is 64
-    p.Set("neox", *gen::Flag());
-    p.Set("P", *gen::Pick(std::vector<int64_t>{1, 7, 64}));
-    p.Set("xpad", *gen::Pad());
-    p.Set("lpad", *gen::Pad());
-    p.Set("ppad", *gen::Pad());
-    p.Set("gemma", *gen::Flag());
-    p.Set("eps", *gen::Eps());
-    p.Set("scale", *gen::Scale());
-    p.seed = *gen::Seed();
-    return p;
-  });
+// dt: x, weight, outputs and cache share f32 or bf16.
+void Draw(Params& p, Tier tier) {
+  rope_entry::DrawTokens(p, tier);
+  p.Set("off", *gen::Pick(std::vector<int64_t>{1, 16, 127, 512}));  // kv_lora_rank is 512
+  p.Set("rot", *rope_entry::RotaryDim(tier));                         // qk_rope_head_dim is 64
+  p.Set("neox", *gen::Flag());
+  p.Set("P", *gen::Pick(std::vector<int64_t>{1, 7, 64}));
+  p.Set("xpad", *gen::Pad());
+  p.Set("lpad", *gen::Pad());
+  p.Set("ppad", *gen::Pad());
+  p.Set("gemma", *gen::Flag());
+  p.Set("eps", *gen::Eps());
 }
 
 void Build(Case& c) {
@@ -64,29 +57,16 @@ std::vector<OutputSpec> Outputs(const Case&) {
                            "running error bound")}};
 }
 
-// Widths that follow rot so that only rotary_dim's own condition breaks.
-ErrorCase RotaryError(const std::string& name, int64_t (*to)(int64_t rot)) {
-  return ErrorCase(name, [=](Case& c) {
-    const int64_t rot = to(c.params.Int("rot"));
-    c.params.Set("rot", rot);
-    for (const char* n : {"x", "pe_out", "cache"}) {
-      TensorData& t = c.Get(n);
-      const bool padded = !t.IsContiguous();
-      t.shape[1] = std::string(n) == "x" ? c.params.Int("off") + rot : rot;
-      t.SetContiguous();
-      if (padded) t.SetRowPadding(1);
-    }
-    return true;
-  }, "rotary_dim must be even");
-}
-
-ErrorCase OtherFloat(const std::string& tensor) {
-  return ErrorCase(tensor + "_other_float", [=](Case& c) {
-    TensorData& t = c.Get(tensor);
-    t.dtype = t.dtype == vt::DType::kF32 ? vt::DType::kBF16 : vt::DType::kF32;
-    t.fmt = oracle::FmtOf(t.dtype);
-    return true;
-  }, tensor + " must have x's dtype");
+// x's, pe_out's and the cache's widths follow rot (padded rows stay padded).
+bool WidthsFollow(Case& c, int64_t rot) {
+  for (const char* n : {"x", "pe_out", "cache"}) {
+    TensorData& t = c.Get(n);
+    const bool padded = !t.IsContiguous();
+    t.shape[1] = std::string(n) == "x" ? c.params.Int("off") + rot : rot;
+    t.SetContiguous();
+    if (padded) t.SetRowPadding(1);
+  }
+  return true;
 }
 
 // rms_norm of the latent slice (packed copy) + rope_from_cache of the pe slice
@@ -139,35 +119,23 @@ Claim Composite() {
 }  // namespace
 
 OpSpec Spec_fused_norm_rope() {
-  OpSpec s;
-  s.name = "fused_norm_rope";
-  s.family = "rope";
-  s.dtypes = "cpu: x [T,off+rot], weight [off], latent_out [T,off], pe_out [T,rot], cache [P,rot]: one dtype "
-             "f32/bf16, x and outputs with free row strides; positions [T] i32/i64";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = rope_entry::RopeSpec(
+      {.name = "fused_norm_rope",
+       .dtypes = "cpu: x [T,off+rot], weight [off], latent_out [T,off], pe_out [T,rot], cache [P,rot]: one dtype "
+                 "f32/bf16, x and outputs with free row strides; positions [T] i32/i64",
+       .draw = Draw, .build = Build, .run = Run, .truth = Eval<entry::Bounded>, .f32 = Eval<float>, .outputs = Outputs});
   s.contract = {{entry::Operand("x", entry::kF32BF16, entry::kRowStrided, {2}),
                  entry::Operand("weight", entry::kF32BF16, entry::kContiguous, {1}),
-                 entry::Operand("positions", {vt::DType::kI32, vt::DType::kI64}, entry::kContiguous, {1}),
-                 entry::Operand("cache", entry::kF32BF16, entry::kContiguous, {2}),
+                 rope_entry::Positions(), rope_entry::Cache(),
                  entry::Written("latent_out", entry::kF32BF16, entry::kRowStrided, {2}),
                  entry::Written("pe_out", entry::kF32BF16, entry::kRowStrided, {2})},
                 {entry::PositiveFinite("eps")}};
   s.values.specials = {{"x", true}, {"weight"}, {"cache"}};
-  s.errors = {OtherFloat("weight"), OtherFloat("cache"), OtherFloat("latent_out"), OtherFloat("pe_out"),
+  s.errors = {rope_entry::OtherFloat("weight", "x"), rope_entry::OtherFloat("cache", "x"),
+              rope_entry::OtherFloat("latent_out", "x"), rope_entry::OtherFloat("pe_out", "x"),
               mut::Dim("x", 1, 1), mut::Dim("latent_out", 1, 1), mut::Dim("pe_out", 1, -1),
               mut::Dim("latent_out", 0, 1), mut::Dim("pe_out", 0, 1), mut::Dim("positions", 0, 1),
-              mut::Dim("cache", 1, 2),
-              ErrorCase("cache_no_rows", [](Case& c) {
-                TensorData& cache = c.Get("cache");
-                cache.shape[0] = 0;
-                cache.SetContiguous();
-                return true;
-              }, "with P > 0"),
+              mut::Dim("cache", 1, 2), rope_entry::CacheNoRows(),
               ErrorCase("latent_width0", [](Case& c) {
                 // off = 0 everywhere it appears: only "weight non-empty" breaks.
                 const int64_t rot = c.params.Int("rot");
@@ -180,20 +148,9 @@ OpSpec Spec_fused_norm_rope() {
                   if (padded) t.SetRowPadding(1);
                 }
                 return true;
-              }, "> 0 elements"),
-              RotaryError("rotary_dim_odd", [](int64_t rot) { return rot - 1; }),
-              RotaryError("rotary_dim_zero", [](int64_t) { return int64_t{0}; }),
-              ErrorCase("position_past_cache", [](Case& c) {
-                TensorData& pos = c.Get("positions");
-                if (pos.Numel() == 0) return false;
-                pos.overrides.push_back({static_cast<int64_t>(c.params.seed % static_cast<uint64_t>(pos.Numel())),
-                                         static_cast<double>(c.params.Int("P"))});
-                return true;
-              }, "positions must lie in [0, P"),
-              // A valid position moved by +-2^32 (i32 widened to i64): a check
-              // that reads it through int32 would pass it.
-              mut::IndexPast32Bits("positions", false, "positions must lie in [0, P"),
-              mut::IndexPast32Bits("positions", true, "positions must lie in [0, P")};
+              }, "> 0 elements")};
+  seq::Append(s.errors, rope_entry::RotaryErrors(WidthsFollow));
+  seq::Append(s.errors, rope_entry::CachePositionErrors(/*negative=*/false));
   s.claims = {Composite(), RowSlice({"x", "positions", "latent_out", "pe_out"})};
   return s;
 }

@@ -7,17 +7,12 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("rope_cos_sin_cache");
-    p.Set("pos_dt", *gen::Pick(std::vector<std::string>{"i64", "i32"}));
-    p.Set("T", *gen::Rows(tier));
-    p.Set("rot", *rope_entry::RotaryDim(tier));
-    rope_entry::DrawFrequency(p);
-    rope_entry::DrawPositionBase(p);
-    p.seed = *gen::Seed();
-    return p;
-  });
+void Draw(Params& p, Tier tier) {
+  p.Set("pos_dt", *gen::Pick(std::vector<std::string>{"i64", "i32"}));
+  p.Set("T", *gen::Rows(tier));
+  p.Set("rot", *rope_entry::RotaryDim(tier));
+  rope_entry::DrawFrequency(p);
+  rope_entry::DrawPositionBase(p);
 }
 
 void Build(Case& c) {
@@ -42,37 +37,18 @@ std::vector<OutputSpec> Outputs(const Case&) {
                             "interval is the one or two f32 values next to the true value")}};
 }
 
-ErrorCase RotaryError(const std::string& name, int64_t (*to)(int64_t rot)) {
-  return ErrorCase(name, [=](Case& c) {
-    const int64_t rot = to(c.params.Int("rot"));
-    c.params.Set("rot", rot);
-    TensorData& cs = c.Get("cos_sin");
-    cs.shape[1] = rot;
-    cs.SetContiguous();
-    return true;
-  }, "rotary_dim must be even");
-}
-
 }  // namespace
 
 OpSpec Spec_rope_cos_sin_cache() {
-  OpSpec s;
-  s.name = "rope_cos_sin_cache";
-  s.family = "rope";
-  s.dtypes = "cpu: cos_sin [T,rot] f32 contiguous; positions [T] i32/i64";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
-  s.contract = {{entry::Written("cos_sin", entry::kF32, entry::kContiguous, {2}),
-                 entry::Operand("positions", {vt::DType::kI32, vt::DType::kI64}, entry::kContiguous, {1})},
+  OpSpec s = rope_entry::RopeSpec({.name = "rope_cos_sin_cache",
+                                   .dtypes = "cpu: cos_sin [T,rot] f32 contiguous; positions [T] i32/i64",
+                                   .draw = Draw, .build = Build, .run = Run, .truth = Eval<entry::Bounded>,
+                                   .f32 = Eval<float>, .outputs = Outputs}, /*scale=*/false);
+  s.contract = {{entry::Written("cos_sin", entry::kF32, entry::kContiguous, {2}), rope_entry::Positions()},
                 rope_entry::FrequencyScalars()};
   s.errors = {mut::Dim("cos_sin", 1, 2), mut::Dim("cos_sin", 1, -2), mut::Dim("positions", 0, 1),
-              mut::Dim("cos_sin", 0, 1),
-              RotaryError("rotary_dim_odd", [](int64_t rot) { return rot - 1; }),
-              RotaryError("rotary_dim_zero", [](int64_t) { return int64_t{0}; })};
+              mut::Dim("cos_sin", 0, 1)};
+  seq::Append(s.errors, rope_entry::RotaryErrors(rope_entry::WidthFollows("cos_sin")));
   s.claims = {RowSlice({"positions", "cos_sin"})};
   // cos/sin are bounded by 1 and many are near 0 at position 0: the trust rule's
   // zero fraction stays the default (a position-0 row is half ones, half zeros).

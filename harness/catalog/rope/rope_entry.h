@@ -1,6 +1,7 @@
-// Helpers the RoPE-family catalog entries share: rotary widths, rotated
-// operands with padded token/head strides, positions, the mrope section
-// draw, and RopeArgs from a case's params.
+// The RoPE-family catalog entries' builder (RopeSpec) and what they share:
+// rotary widths, rotated operands with padded token/head strides, positions,
+// the mrope section draw, RopeArgs from a case's params, and the error cases
+// of the rotary width, the cache and the positions.
 #pragma once
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "harness/catalog/entry.h"
+#include "harness/catalog/seq_entry.h"
 #include "oracles/rope/rope_from_cache.h"
 #include "oracles/rope/rope_neox.h"
 #include "vt/ops_rope.h"
@@ -137,5 +139,44 @@ inline std::vector<ScalarRule> FrequencyScalars() {
           entry::PositiveFinite("llama3_low_freq_factor"),
           entry::PositiveFinite("llama3_high_freq_factor"), entry::PositiveFinite("llama3_orig_max_position")};
 }
+
+// --- the builder ----------------------------------------------------------
+
+// A RoPE entry is a seq::Evaluated (family "rope"); RopeSpec draws "scale"
+// (inputs N(0, scale^2)) after the entry's knobs where `scale` is set -
+// every op but rope_cos_sin_cache, which has no float input.
+OpSpec RopeSpec(seq::Evaluated e, bool scale = true);
+
+// The knobs the q/k rotating entries draw first: "dt" (f32 / bf16, one for
+// the rotated operands), "pos_dt" (i64 / i32) and "T".
+void DrawTokens(Params& p, Tier tier);
+
+// positions: i32/i64, contiguous, of the given ranks ([T]; [3, T] mrope).
+OperandRule Positions(std::vector<int> ranks = {1});
+// cache [P, rot]: the rotated operands' f32/bf16 dtype, contiguous.
+OperandRule Cache();
+
+// --- error cases -------------------------------------------------------------
+
+// `tensor` in the other one of f32 / bf16 where the op requires `first`'s
+// dtype (skipped for an absent optional tensor).
+ErrorCase OtherFloat(const std::string& tensor, const std::string& first);
+
+// rotary_dim odd, zero and (where `head` gives the head dim) past the head:
+// `follow` resizes the operands whose width is rot to the new value, so that
+// only rotary_dim's own condition breaks; it returns false where the case
+// cannot take the error.
+using RotaryFollow = std::function<bool(Case& c, int64_t rot)>;
+std::vector<ErrorCase> RotaryErrors(RotaryFollow follow, std::function<int64_t(const Case&)> head = {});
+// A follow for a [rows, rot] operand.
+RotaryFollow WidthFollows(const std::string& tensor);
+
+// A cache [P, rot] with no rows.
+ErrorCase CacheNoRows();
+// One position outside [0, P) - past the cache, and where `negative`, -1 -
+// then a valid one moved by +-2^32 (i32 widened to i64): a check that reads
+// positions through int32 would pass it. The spec's kernel refused a bad
+// position mid-loop, after rows were rotated (H-3); here nothing is written.
+std::vector<ErrorCase> CachePositionErrors(bool negative);
 
 }  // namespace vt::conform::rope_entry

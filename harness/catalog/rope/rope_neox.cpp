@@ -9,23 +9,16 @@
 namespace vt::conform {
 namespace {
 
-rc::Gen<Params> Gen(Tier tier) {
-  return rc::gen::exec([tier] {
-    Params p("rope_neox");
-    p.Set("dt", *gen::FloatOut());  // q and k share f32 or bf16
-    p.Set("pos_dt", *gen::Pick(std::vector<std::string>{"i64", "i32"}));
-    p.Set("T", *gen::Rows(tier));
-    p.Set("Hq", *gen::Heads(tier));
-    p.Set("Hk", *gen::Heads(tier));
-    const int64_t rot = *rope_entry::RotaryDim(tier);
-    p.Set("rot", rot);
-    p.Set("D", *rope_entry::HeadDim(rot));
-    rope_entry::DrawFrequency(p);
-    rope_entry::DrawPositionBase(p);
-    p.Set("scale", *gen::Scale());
-    p.seed = *gen::Seed();
-    return p;
-  });
+// dt: q and k share f32 or bf16.
+void Draw(Params& p, Tier tier) {
+  rope_entry::DrawTokens(p, tier);
+  p.Set("Hq", *gen::Heads(tier));
+  p.Set("Hk", *gen::Heads(tier));
+  const int64_t rot = *rope_entry::RotaryDim(tier);
+  p.Set("rot", rot);
+  p.Set("D", *rope_entry::HeadDim(rot));
+  rope_entry::DrawFrequency(p);
+  rope_entry::DrawPositionBase(p);
 }
 
 void Build(Case& c) {
@@ -109,13 +102,6 @@ Claim CacheEqualsInline() {
   return cl;
 }
 
-ErrorCase RotaryError(const std::string& name, int64_t (*to)(int64_t rot, int64_t d)) {
-  return ErrorCase(name, [=](Case& c) {
-    c.params.Set("rot", to(c.params.Int("rot"), c.Get("q").shape[2]));
-    return true;
-  }, "rotary_dim must be even");
-}
-
 }  // namespace
 
 // vLLM `rope` goldens (get_rope(...).forward_native on q [T, Hq*D], k [T, Hk*D]):
@@ -184,31 +170,17 @@ GoldenMapping GoldenRope(const GoldenCase& g) {
 }
 
 OpSpec Spec_rope_neox() {
-  OpSpec s;
-  s.name = "rope_neox";
-  s.family = "rope";
-  s.dtypes = "cpu: q [T,Hq,D], k [T,Hk,D] f32/bf16 (one dtype) in place, contiguous; positions [T] i32/i64";
-  s.gen = Gen;
-  s.build = Build;
-  s.run = Run;
-  s.oracle = entry::Bounds(Eval<entry::Bounded>);
-  s.oracle_f32 = entry::F32(Eval<float>);
-  s.outputs = Outputs;
+  OpSpec s = rope_entry::RopeSpec(
+      {.name = "rope_neox",
+       .dtypes = "cpu: q [T,Hq,D], k [T,Hk,D] f32/bf16 (one dtype) in place, contiguous; positions [T] i32/i64",
+       .draw = Draw, .build = Build, .run = Run, .truth = Eval<entry::Bounded>, .f32 = Eval<float>, .outputs = Outputs});
   s.contract = {{entry::Written("q", entry::kF32BF16, entry::kContiguous, {3}),
-                 entry::Written("k", entry::kF32BF16, entry::kContiguous, {3}),
-                 entry::Operand("positions", {vt::DType::kI32, vt::DType::kI64}, entry::kContiguous, {1})},
+                 entry::Written("k", entry::kF32BF16, entry::kContiguous, {3}), rope_entry::Positions()},
                 rope_entry::FrequencyScalars()};
   s.values.specials = {{"q"}, {"k"}};
-  s.errors = {mut::Dim("k", 0, 1), mut::Dim("k", 2, 1), mut::Dim("positions", 0, 1),
-              ErrorCase("k_other_float", [](Case& c) {
-                TensorData& k = c.Get("k");
-                k.dtype = k.dtype == vt::DType::kF32 ? vt::DType::kBF16 : vt::DType::kF32;
-                k.fmt = oracle::FmtOf(k.dtype);
-                return true;
-              }, "k must have q's dtype"),
-              RotaryError("rotary_dim_odd", [](int64_t rot, int64_t) { return rot - 1; }),
-              RotaryError("rotary_dim_zero", [](int64_t, int64_t) { return int64_t{0}; }),
-              RotaryError("rotary_dim_past_head", [](int64_t, int64_t d) { return d % 2 == 0 ? d + 2 : d + 1; })};
+  s.errors = {mut::Dim("k", 0, 1), mut::Dim("k", 2, 1), mut::Dim("positions", 0, 1), rope_entry::OtherFloat("k", "q")};
+  seq::Append(s.errors, rope_entry::RotaryErrors([](Case&, int64_t) { return true; },
+                                                 [](const Case& c) { return c.Get("q").shape[2]; }));
   s.claims = {CacheEqualsInline(), RowSlice({"q", "k", "positions"})};
   s.goldens = {{"rope", GoldenRope}};
   return s;

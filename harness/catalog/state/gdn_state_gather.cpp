@@ -95,11 +95,7 @@ OpSpec Spec_gdn_state_gather() {
       .name = "gdn_state_gather",
       .dtypes = "cpu: cache [slots, mid..., Lc] f32/f16/bf16 (rank 2..4); working [N, mid..., Lw<=Lc] f32; "
                 "state_idx i32 [N] in [0, slots), repeats allowed; has_initial_state i8/i32 [N] (0: zero row)",
-      .draw_more = Draw,
-      .build = Build,
-      .run = Run,
-      .oracle = Oracle,
-      .oracle_bytes = OracleBytes,
+      .hooks = {Draw, Build, Run, Oracle, OracleBytes},
       .output = Working(),
       .operands = {entry::Written("working", entry::kF32, entry::kContiguous),
                    entry::Operand("cache", entry::kFloatIn, entry::kContiguous, {2, 3, 4}),

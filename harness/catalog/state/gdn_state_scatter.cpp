@@ -63,10 +63,7 @@ OpSpec Spec_gdn_state_scatter() {
       .name = "gdn_state_scatter",
       .dtypes = "cpu: cache [slots, mid..., Lc] f32/f16/bf16 (rank 2..4) in place; working [N, mid..., Lw<=Lc] f32; "
                 "state_idx i32 [N], distinct, in [0, slots)",
-      .build = Build,
-      .run = Run,
-      .oracle = Oracle,
-      .oracle_bytes = OracleBytes,
+      .hooks = {nullptr, Build, Run, Oracle, OracleBytes},
       .output = {"cache", Exact("a scatter: one rounding of each f32 element to the cache dtype (nearest even), other "
                                 "slots and columns unchanged: defined exactly (byte check, NaN payloads by the spec's "
                                 "rule)")},

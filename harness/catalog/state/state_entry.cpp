@@ -77,9 +77,9 @@ std::vector<ErrorCase> SharedErrors() {
 }  // namespace
 
 OpSpec StateSpec(StateOp op) {
-  OpSpec s = seq::Basics(op.name, "state", op.dtypes, seq::Then(DrawShapes, op.draw_more), op.build, op.run);
-  s.oracle = op.oracle;
-  s.oracle_bytes = op.oracle_bytes;
+  OpSpec s = seq::Basics(op.name, "state", op.dtypes, op.hooks, DrawShapes);
+  s.oracle = op.hooks.oracle;
+  s.oracle_bytes = op.hooks.definition;
   const OutputSpec output = op.output;
   s.outputs = [output](const Case&) { return std::vector<OutputSpec>{output}; };
   s.contract = {op.operands, {}};

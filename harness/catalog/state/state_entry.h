@@ -14,17 +14,14 @@
 namespace vt::conform::state {
 
 // What one state entry declares. StateSpec adds the rest: family state, the
-// generator (DrawShapes, then `draw_more`), the outputs (`output`, defined
-// exactly), and the shape and index error cases both share before the
+// generator (DrawShapes, then the hooks' draw: knobs after DrawShapes',
+// empty: none), the hooks' oracle and exact bytes, the outputs (`output`,
+// defined exactly), and the shape and index error cases both share before the
 // entry's own.
 struct StateOp {
   std::string name;
   std::string dtypes;
-  seq::Draw draw_more = {};
-  void (*build)(Case&);
-  seq::Run run;
-  std::function<OracleResult(const Case&)> oracle;
-  std::function<std::vector<TensorData>(const Case&)> oracle_bytes;
+  seq::Hooks<std::function<OracleResult(const Case&)>, std::function<std::vector<TensorData>(const Case&)>> hooks;
   OutputSpec output;
   std::vector<OperandRule> operands;
   std::vector<ErrorCase> errors = {};

@@ -1,4 +1,4 @@
-#include "api/check.h"
+#include "api/act/act_checks.h"
 #include "api/kernel_types.h"
 #include "vt/registry.h"
 
@@ -6,14 +6,9 @@ namespace vt {
 
 void MoeRelu2(const ExecContext& ctx, const Tensor& out, const Tensor& x) {
   const api::Checker c("moe_relu2");
-  c.Operand(ctx, x, "x");
-  c.FloatIn(x, "x");
-  c.Contiguous(x, "x");
-  c.Operand(ctx, out, "out");
-  c.FloatOut(out, "out");
-  c.Contiguous(out, "out");
-  c.SameNumel(x, "x", out, "out");
-  c.NoOverlap(out, "out", x, "x");
+  api::CheckFlatOperand(c, ctx, x, "x", &api::Checker::FloatIn);
+  api::CheckFlatOperand(c, ctx, out, "out", &api::Checker::FloatOut);
+  api::CheckFlatOutput(c, out, {{x, "x"}});
   GetKernel<kernel::UnaryFn>("moe_relu2", ctx.backend)(ctx, out, x);
 }
 

@@ -1,4 +1,4 @@
-#include "api/check.h"
+#include "api/act/act_checks.h"
 #include "api/kernel_types.h"
 #include "vt/registry.h"
 
@@ -6,19 +6,10 @@ namespace vt {
 
 void MoeSiluMul(const ExecContext& ctx, const Tensor& out, const Tensor& gate, const Tensor& up) {
   const api::Checker c("moe_silu_mul");
-  c.Operand(ctx, gate, "gate");
-  c.FloatIn(gate, "gate");
-  c.Contiguous(gate, "gate");
-  c.Operand(ctx, up, "up");
-  c.FloatIn(up, "up");
-  c.Contiguous(up, "up");
-  c.Operand(ctx, out, "out");
-  c.FloatOut(out, "out");
-  c.Contiguous(out, "out");
-  c.SameNumel(gate, "gate", out, "out");
-  c.SameNumel(up, "up", out, "out");
-  c.NoOverlap(out, "out", gate, "gate");
-  c.NoOverlap(out, "out", up, "up");
+  api::CheckFlatOperand(c, ctx, gate, "gate", &api::Checker::FloatIn);
+  api::CheckFlatOperand(c, ctx, up, "up", &api::Checker::FloatIn);
+  api::CheckFlatOperand(c, ctx, out, "out", &api::Checker::FloatOut);
+  api::CheckFlatOutput(c, out, {{gate, "gate"}, {up, "up"}});
   GetKernel<kernel::BinaryFn>("moe_silu_mul", ctx.backend)(ctx, out, gate, up);
 }
 

@@ -18,6 +18,15 @@
 
 namespace vt::api {
 
+// out and state against further read-only operands (already validated views).
+inline void CheckKdaNoOverlap(const Checker& c, const Tensor& out, const Tensor& state,
+                              std::initializer_list<std::pair<const char*, const Tensor*>> extra) {
+  for (const auto& [name, in] : extra) {
+    c.NoOverlap(out, "out", *in, name);
+    c.NoOverlap(state, "state", *in, name);
+  }
+}
+
 // `gate` is g (kda_gated_delta_rule) or g_raw (kda_chunk_prefill), [T,Hv,Dk]
 // f32. Further read-only operands (kda_chunk_prefill's a_log, dt_bias) are
 // checked by the caller, then passed to CheckKdaNoOverlap.
@@ -48,14 +57,15 @@ inline void CheckKda(const Checker& c, const ExecContext& ctx, const Tensor& out
   c.FloatOut(out, "out");
   c.Shape(out, "out", {t, hv, dv});
   c.Contiguous(out, "out");
-  c.Operand(ctx, gate, gate_name);
-  c.DType(gate, gate_name, {DType::kF32});
-  c.Shape(gate, gate_name, {t, hv, dk});
-  c.Contiguous(gate, gate_name);
-  c.Operand(ctx, beta, "beta");
-  c.DType(beta, "beta", {DType::kF32});
-  c.Shape(beta, "beta", {t, hv});
-  c.Contiguous(beta, "beta");
+  // An input of one dtype whose whole shape the operands before it fixed.
+  const auto fixed = [&c, &ctx](const Tensor& x, const char* name, DType dtype, const std::vector<int64_t>& shape) {
+    c.Operand(ctx, x, name);
+    c.DType(x, name, {dtype});
+    c.Shape(x, name, shape);
+    c.Contiguous(x, name);
+  };
+  fixed(gate, gate_name, DType::kF32, {t, hv, dk});
+  fixed(beta, "beta", DType::kF32, {t, hv});
   c.Operand(ctx, state, "state");
   c.DType(state, "state", {DType::kF32});
   c.Rank(state, "state", 4);
@@ -64,19 +74,12 @@ inline void CheckKda(const Checker& c, const ExecContext& ctx, const Tensor& out
   c.Require("state.heads_dims", state.shape[1] == hv && state.shape[2] == dv && state.shape[3] == dk,
             "state must be [N, Hv, Dv, Dk] = [N, " + std::to_string(hv) + ", " + std::to_string(dv) + ", " +
                 std::to_string(dk) + "], got " + state.Describe());
-  c.Operand(ctx, qsl, "query_start_loc");
-  c.DType(qsl, "query_start_loc", {DType::kI32});
-  c.Shape(qsl, "query_start_loc", {n + 1});
-  c.Contiguous(qsl, "query_start_loc");
+  fixed(qsl, "query_start_loc", DType::kI32, {n + 1});
   c.PositiveFinite(args.scale, "scale");
   // Written operands: out and state (in place) overlap nothing.
   c.NoOverlap(out, "out", state, "state");
-  const std::pair<const char*, const Tensor*> inputs[] = {
-      {"q", &q}, {"k", &k}, {"v", &v}, {gate_name, &gate}, {"beta", &beta}, {"query_start_loc", &qsl}};
-  for (const auto& [name, in] : inputs) {
-    c.NoOverlap(out, "out", *in, name);
-    c.NoOverlap(state, "state", *in, name);
-  }
+  CheckKdaNoOverlap(c, out, state,
+                    {{"q", &q}, {"k", &k}, {"v", &v}, {gate_name, &gate}, {"beta", &beta}, {"query_start_loc", &qsl}});
   // The values (after the overlap checks: an out or state bound over
   // query_start_loc would have changed them): tile [0, T) in order, empty
   // sequences allowed.
@@ -94,15 +97,6 @@ inline void CheckKda(const Checker& c, const ExecContext& ctx, const Tensor& out
                 (bad < 0 ? std::string() : std::to_string(loc[static_cast<std::size_t>(bad)])) + " > [" +
                 std::to_string(bad + 1) + "] = " +
                 (bad < 0 ? std::string() : std::to_string(loc[static_cast<std::size_t>(bad + 1)])));
-}
-
-// out and state against further read-only operands (already validated views).
-inline void CheckKdaNoOverlap(const Checker& c, const Tensor& out, const Tensor& state,
-                              std::initializer_list<std::pair<const char*, const Tensor*>> extra) {
-  for (const auto& [name, in] : extra) {
-    c.NoOverlap(out, "out", *in, name);
-    c.NoOverlap(state, "state", *in, name);
-  }
 }
 
 }  // namespace vt::api

@@ -1,4 +1,4 @@
-#include "api/check.h"
+#include "api/act/act_checks.h"
 #include "api/kernel_types.h"
 #include "vt/registry.h"
 
@@ -12,11 +12,7 @@ void L2Norm(const ExecContext& ctx, const Tensor& out, const Tensor& x, const L2
   c.Contiguous(x, "x");
   c.Require("x.inner_nonzero", x.shape[x.rank - 1] > 0, "D = x's last dim must be > 0");
   c.PositiveFinite(args.eps, "eps");
-  c.Operand(ctx, out, "out");
-  c.FloatOut(out, "out");
-  c.SameShape(out, "out", x, "x");
-  c.Contiguous(out, "out");
-  c.NoOverlap(out, "out", x, "x");
+  api::CheckSameShapeOutput(c, ctx, out, x);
   GetKernel<kernel::L2NormFn>("l2_norm", ctx.backend)(ctx, out, x, args);
 }
 

@@ -27,11 +27,7 @@ void CheckRmsNormInputs(const Checker& c, const ExecContext& ctx, const Tensor& 
 
 void CheckRmsNormOutput(const Checker& c, const ExecContext& ctx, const Tensor& out, const Tensor& x,
                         const Tensor& weight, const Tensor* residual) {
-  c.Operand(ctx, out, "out");
-  c.FloatOut(out, "out");
-  c.SameShape(out, "out", x, "x");
-  c.Contiguous(out, "out");
-  c.NoOverlap(out, "out", x, "x");
+  CheckSameShapeOutput(c, ctx, out, x);
   c.NoOverlap(out, "out", weight, "weight");
   if (residual != nullptr) c.NoOverlap(out, "out", *residual, "residual");
 }

@@ -1,6 +1,7 @@
 // Validation shared by the norm-family API functions.
 #pragma once
 
+#include "api/act/act_checks.h"  // CheckSameShapeOutput
 #include "api/check.h"
 #include "vt/ops_norm.h"
 

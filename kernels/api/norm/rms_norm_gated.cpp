@@ -9,11 +9,7 @@ void RmsNormGated(const ExecContext& ctx, const Tensor& out, const Tensor& x, co
                   const Tensor& weight, const RmsNormGatedArgs& args) {
   const api::Checker c("rms_norm_gated");
   api::CheckGatedNormInputs(c, ctx, x, gate, weight, args.eps);
-  c.Operand(ctx, out, "out");
-  c.FloatOut(out, "out");
-  c.SameShape(out, "out", x, "x");
-  c.Contiguous(out, "out");
-  c.NoOverlap(out, "out", x, "x");
+  api::CheckSameShapeOutput(c, ctx, out, x);
   c.NoOverlap(out, "out", gate, "gate");
   c.NoOverlap(out, "out", weight, "weight");
   GetKernel<kernel::RmsNormGatedFn>("rms_norm_gated", ctx.backend)(ctx, out, x, gate, weight,

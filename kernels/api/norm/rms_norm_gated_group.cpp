@@ -1,4 +1,4 @@
-#include "api/check.h"
+#include "api/act/act_checks.h"
 #include "api/kernel_types.h"
 #include "vt/registry.h"
 
@@ -25,11 +25,7 @@ void RmsNormGatedGroup(const ExecContext& ctx, const Tensor& out, const Tensor& 
   c.FloatIn(gate, "gate");
   c.SameShape(gate, "gate", x, "x");
   c.Contiguous(gate, "gate");
-  c.Operand(ctx, out, "out");
-  c.FloatOut(out, "out");
-  c.SameShape(out, "out", x, "x");
-  c.Contiguous(out, "out");
-  c.NoOverlap(out, "out", x, "x");
+  api::CheckSameShapeOutput(c, ctx, out, x);
   c.NoOverlap(out, "out", gate, "gate");
   if (weight != nullptr) {
     c.Operand(ctx, *weight, "weight");

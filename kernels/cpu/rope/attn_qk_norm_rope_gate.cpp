@@ -32,7 +32,7 @@ void NormRopeHead(const void* src, int64_t at, int64_t dh, const void* w, bool g
   }
   const float inv = 1.0f / std::sqrt(sumsq / static_cast<float>(dh) + eps);
   for (int64_t j = 0; j < dh; ++j) {
-    float wj = rope::F32Storage::Load(w, j);
+    float wj = F32Elem::Load(w, j);
     if (gemma) wj += 1.0f;
     normed[static_cast<size_t>(j)] = In::Load(src, at + j) * inv * wj;
   }
@@ -45,41 +45,29 @@ void NormRopeHead(const void* src, int64_t at, int64_t dh, const void* w, bool g
   for (int64_t j = rot; j < dh; ++j) Out::Store(out, out_at + j, normed[static_cast<size_t>(j)]);
 }
 
-using F16Storage = cpu::F16Elem;
-
-template <class Fn>
-void WithInputStorage(DType dt, Fn&& fn) {
-  if (dt == DType::kF16) {
-    fn(F16Storage{});
-  } else {
-    rope::WithRopeStorage(dt, fn);
-  }
-}
-
 void AttnQkNormRopeGateCpu(const ExecContext& ctx, const Tensor& q_out, const Tensor& k_out, const Tensor& gate_out,
                            const Tensor& qgate, const Tensor& kf, const Tensor& q_norm, const Tensor& k_norm,
                            const Tensor& cos_sin, const RmsNormArgs& na, const RopeArgs& ra) {
   const int64_t hq = q_out.shape[1], dh = q_out.shape[2], hkv = k_out.shape[1], rot = ra.rotary_dim;
-  WithInputStorage(qgate.dtype, [&](auto in) {
+  // qgate f32/f16/bf16 in, q_out f32/bf16 out: both storages resolved once.
+  WithFloatInOutElem(qgate.dtype, q_out.dtype, [&](auto in, auto out) {
     using In = decltype(in);
-    rope::WithRopeStorage(q_out.dtype, [&](auto out) {
-      using Out = decltype(out);
-      ParallelForRows(ctx, q_out.shape[0], [&](int64_t r0, int64_t r1) {
-        std::vector<float> normed(static_cast<size_t>(dh)), cs(static_cast<size_t>(rot));
-        for (int64_t t = r0; t < r1; ++t) {
-          // The token's cos|sin row (read through memcpy: operands need no alignment).
-          for (int64_t j = 0; j < rot; ++j) cs[static_cast<size_t>(j)] = rope::F32Storage::Load(cos_sin.data, t * rot + j);
-          for (int64_t h = 0; h < hq; ++h) {
-            const int64_t row = t * qgate.stride[0] + h * 2 * dh, o = (t * hq + h) * dh;
-            NormRopeHead<In, Out>(qgate.data, row, dh, q_norm.data, na.gemma, na.eps, cs.data(), rot, normed, q_out.data, o);
-            for (int64_t j = 0; j < dh; ++j) StoreF32(gate_out, o + j, In::Load(qgate.data, row + dh + j));
-          }
-          for (int64_t h = 0; h < hkv; ++h) {
-            NormRopeHead<In, Out>(kf.data, t * kf.stride[0] + h * dh, dh, k_norm.data, na.gemma, na.eps, cs.data(), rot, normed,
-                                  k_out.data, (t * hkv + h) * dh);
-          }
+    using Out = decltype(out);
+    ParallelForRows(ctx, q_out.shape[0], [&](int64_t r0, int64_t r1) {
+      std::vector<float> normed(static_cast<size_t>(dh)), cs(static_cast<size_t>(rot));
+      for (int64_t t = r0; t < r1; ++t) {
+        // The token's cos|sin row (read through memcpy: operands need no alignment).
+        for (int64_t j = 0; j < rot; ++j) cs[static_cast<size_t>(j)] = F32Elem::Load(cos_sin.data, t * rot + j);
+        for (int64_t h = 0; h < hq; ++h) {
+          const int64_t row = t * qgate.stride[0] + h * 2 * dh, o = (t * hq + h) * dh;
+          NormRopeHead<In, Out>(qgate.data, row, dh, q_norm.data, na.gemma, na.eps, cs.data(), rot, normed, q_out.data, o);
+          for (int64_t j = 0; j < dh; ++j) StoreF32(gate_out, o + j, In::Load(qgate.data, row + dh + j));
         }
-      });
+        for (int64_t h = 0; h < hkv; ++h) {
+          NormRopeHead<In, Out>(kf.data, t * kf.stride[0] + h * dh, dh, k_norm.data, na.gemma, na.eps, cs.data(), rot, normed,
+                                k_out.data, (t * hkv + h) * dh);
+        }
+      }
     });
   });
 }

@@ -21,7 +21,7 @@ void FusedNormRopeCpu(const ExecContext& ctx, const Tensor& latent_out, const Te
                       const Tensor& w, const Tensor& positions, const Tensor& cache, const RmsNormArgs& na,
                       const RopeArgs& ra) {
   const int64_t off = w.shape[0], rot = ra.rotary_dim, half = rot / 2;
-  rope::WithRopeStorage(x.dtype, [&](auto storage) {
+  WithFloatOutElem(x.dtype, [&](auto storage) {
     using St = decltype(storage);
     ParallelForRows(ctx, x.shape[0], [&](int64_t r0, int64_t r1) {
       for (int64_t i = r0; i < r1; ++i) {

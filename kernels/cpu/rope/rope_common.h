@@ -1,7 +1,8 @@
 // Pieces shared by the CPU RoPE kernels.
-//  * Typed element access: each kernel resolves its operands' storage type
-//    once per call (WithRopeStorage) and runs an inner loop typed on it, so no
-//    per-element dtype switch sits in the rotation loop.
+//  * Typed element access lives in cpu/access.h: each kernel resolves its
+//    operands' storage once per call (WithFloatOutElem / WithFloatInOutElem)
+//    and runs an inner loop typed on it, so no per-element dtype switch sits
+//    in the rotation loop.
 //  * The frequency/angle of pair i (rope_neox, rope_cos_sin_cache): double
 //    precision, Llama-3 rescale when on, cos/sin rounded once to f32 - the
 //    same expression in both ops, which is what makes the cache path
@@ -19,19 +20,6 @@
 #include "vt/tensor.h"
 
 namespace vt::cpu::rope {
-
-using F32Storage = cpu::F32Elem;
-using BF16Storage = cpu::BF16Elem;
-
-// Calls fn(Storage{}) for the f32 / bf16 storage of dt (validated upstream).
-template <class Fn>
-void WithRopeStorage(DType dt, Fn&& fn) {
-  if (dt == DType::kBF16) {
-    fn(BF16Storage{});
-  } else {
-    fn(F32Storage{});
-  }
-}
 
 // positions[i] of an i32/i64 contiguous tensor.
 inline int64_t PositionAt(const Tensor& positions, int64_t i) {

@@ -20,8 +20,8 @@ void RopeCosSinCacheCpu(const ExecContext& ctx, const Tensor& cos_sin, const Ten
       const int64_t pos = rope::PositionAt(positions, t);
       for (int64_t i = 0; i < half; ++i) {
         const rope::CosSin cs = rope::PairCosSin(pos, i, args.rotary_dim, args);
-        rope::F32Storage::Store(cos_sin.data, t * rot + i, cs.c);
-        rope::F32Storage::Store(cos_sin.data, t * rot + half + i, cs.s);
+        F32Elem::Store(cos_sin.data, t * rot + i, cs.c);
+        F32Elem::Store(cos_sin.data, t * rot + half + i, cs.s);
       }
     }
   });

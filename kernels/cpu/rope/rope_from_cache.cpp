@@ -31,7 +31,7 @@ void RopeFromCacheCpu(const ExecContext& ctx, const Tensor& q, const Tensor* k, 
   const int64_t tokens = q.shape[0];
   const int64_t rot = args.rotary_dim, half = rot / 2;
   const bool mrope = positions.rank == 2;
-  rope::WithRopeStorage(q.dtype, [&](auto storage) {
+  WithFloatOutElem(q.dtype, [&](auto storage) {
     using St = decltype(storage);
     ParallelForRows(ctx, tokens, [&](int64_t r0, int64_t r1) {
       for (int64_t token = r0; token < r1; ++token) {

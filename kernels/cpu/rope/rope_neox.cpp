@@ -32,7 +32,7 @@ void RotateNeoxHeads(const Tensor& t, int64_t token, int64_t half, const std::ve
 void RopeNeoxCpu(const ExecContext& ctx, const Tensor& q, const Tensor& k, const Tensor& positions,
                  const RopeArgs& args) {
   const int64_t half = args.rotary_dim / 2;
-  rope::WithRopeStorage(q.dtype, [&](auto storage) {
+  WithFloatOutElem(q.dtype, [&](auto storage) {
     using St = decltype(storage);
     ParallelForRows(ctx, q.shape[0], [&](int64_t r0, int64_t r1) {
       std::vector<rope::CosSin> cs(static_cast<size_t>(half));

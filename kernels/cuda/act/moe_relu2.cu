@@ -1,24 +1,21 @@
-// moe_relu2 CUDA kernel: out = max(x, 0)^2, squared in f32.
-// A flat grid-stride loop over the elements; f32, one rounding at the store.
-#include "cuda/core/access.cuh"
+// moe_relu2 CUDA kernel: out = max(x, 0)^2, squared in f32, over the flat
+// order (LaunchFlat); one rounding at the store.
+#include "cuda/act/elementwise.cuh"
 
 namespace vt::VT_CUDA_NS {
 namespace {
 
-__global__ void MoeRelu2Kernel(DevPtr out, DevPtr x, int64_t n) {
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+struct MoeRelu2F {
+  DevPtr x;
+  __device__ float operator()(int64_t i) const {
     const float f = Load(x, i);
     const float v = f > 0.0f ? f : 0.0f;
-    Store(out, i, v * v);
+    return v * v;
   }
-}
+};
 
 void MoeRelu2Cuda(const ExecContext&, const Tensor& out, const Tensor& x) {
-  const int64_t n = out.Numel();
-  if (n == 0) return;
-  VT_LAUNCH(MoeRelu2Kernel, FlatGrid(n), 256, 0)(Dev(out), Dev(x), n);
-  CheckLaunch("moe_relu2");
+  LaunchFlat("moe_relu2", out, MoeRelu2F{Dev(x)});
 }
 
 }  // namespace

@@ -46,4 +46,21 @@ __device__ __forceinline__ float RowInvRms(int64_t n, float eps, double* scratch
   return 1.0f / SqrtF(sumsq / static_cast<float>(n) + eps);
 }
 
+// The rows of an rms_norm-style kernel (rms_norm and its fp8 variant), one
+// block per row: the residual stream, inv, then emit(i, v * inv * w) for each
+// element i of the row; emit stores the normed value.
+template <class Emit>
+__device__ __forceinline__ void ForRmsRows(DevPtr x, DevPtr w, DevPtr res, int64_t rows, int64_t h, float eps,
+                                           bool gemma, double* scratch, Emit emit) {
+  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    const int64_t base = row * h;
+    const float inv = RowInvRms(h, eps, scratch, [&](int64_t j) { return StreamResidual(x, res, base + j); });
+    for (int64_t j = threadIdx.x; j < h; j += blockDim.x) {
+      const float v = NormedInput(x, res, base + j);
+      const float wj = NormWeight(w, j, gemma);
+      emit(base + j, v * inv * wj);
+    }
+  }
+}
+
 }  // namespace vt::VT_CUDA_NS

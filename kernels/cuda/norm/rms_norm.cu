@@ -11,15 +11,7 @@ namespace {
 __global__ void RmsNormKernel(DevPtr out, DevPtr x, DevPtr w, DevPtr res, int64_t rows, int64_t h, float eps,
                               bool gemma) {
   __shared__ double scratch[33];
-  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
-    const int64_t base = row * h;
-    const float inv = RowInvRms(h, eps, scratch, [&](int64_t j) { return StreamResidual(x, res, base + j); });
-    for (int64_t j = threadIdx.x; j < h; j += blockDim.x) {
-      const float v = NormedInput(x, res, base + j);
-      const float wj = NormWeight(w, j, gemma);
-      Store(out, base + j, v * inv * wj);
-    }
-  }
+  ForRmsRows(x, w, res, rows, h, eps, gemma, scratch, [&](int64_t i, float y) { Store(out, i, y); });
 }
 
 void RmsNormCuda(const ExecContext&, const Tensor& out, const Tensor& x, const Tensor& w, const RmsNormArgs& args,

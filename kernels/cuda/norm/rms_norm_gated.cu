@@ -1,7 +1,6 @@
 // rms_norm_gated CUDA kernel: one block per flat row; inv from a block
 // reduction of the row's squares (mean), then ((x * inv) * w) * act(gate).
 #include "cuda/norm/gated_rows.cuh"
-#include "cuda/norm/norm_row.cuh"
 
 namespace vt::VT_CUDA_NS {
 namespace {
@@ -9,14 +8,7 @@ namespace {
 __global__ void RmsNormGatedKernel(DevPtr out, DevPtr x, GateView gate, DevPtr w, int64_t rows, int64_t d,
                                    float eps, bool sigmoid_gate) {
   __shared__ double scratch[33];
-  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
-    const int64_t base = row * d;
-    const float inv = RowInvRms(d, eps, scratch, [&](int64_t j) { return Load(x, base + j); });
-    const int64_t gbase = GateRowBase(gate, row);
-    for (int64_t j = threadIdx.x; j < d; j += blockDim.x) {
-      Store(out, base + j, GatedValue(Load(x, base + j), inv, Load(w, j), Load(gate.p, gbase + j), sigmoid_gate));
-    }
-  }
+  ForGatedRows(x, gate, w, rows, d, eps, sigmoid_gate, scratch, [&](int64_t i, float v) { Store(out, i, v); });
 }
 
 void RmsNormGatedCuda(const ExecContext&, const Tensor& out, const Tensor& x, const Tensor& gate, const Tensor& w,

@@ -1,7 +1,6 @@
 // rms_norm_gated_quant_fp8 CUDA kernel: rms_norm_gated's value rounded to
 // bf16, then e4m3(bf16 * (1 / input_scale)). One block per flat row.
 #include "cuda/norm/gated_rows.cuh"
-#include "cuda/norm/norm_row.cuh"
 
 namespace vt::VT_CUDA_NS {
 namespace {
@@ -9,15 +8,8 @@ namespace {
 __global__ void RmsNormGatedQuantFp8Kernel(uint8_t* out, DevPtr x, GateView gate, DevPtr w, int64_t rows, int64_t d,
                                            float eps, bool sigmoid_gate, float inv_scale) {
   __shared__ double scratch[33];
-  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
-    const int64_t base = row * d;
-    const float inv = RowInvRms(d, eps, scratch, [&](int64_t j) { return Load(x, base + j); });
-    const int64_t gbase = GateRowBase(gate, row);
-    for (int64_t j = threadIdx.x; j < d; j += blockDim.x) {
-      const float v = GatedValue(Load(x, base + j), inv, Load(w, j), Load(gate.p, gbase + j), sigmoid_gate);
-      out[base + j] = F32ToFp8E4M3(Bf16ToF32(F32ToBf16(v)) * inv_scale);
-    }
-  }
+  ForGatedRows(x, gate, w, rows, d, eps, sigmoid_gate, scratch,
+               [&](int64_t i, float v) { out[i] = F32ToFp8E4M3(Bf16ToF32(F32ToBf16(v)) * inv_scale); });
 }
 
 void RmsNormGatedQuantFp8Cuda(const ExecContext&, const Tensor& out_fp8, const Tensor& x, const Tensor& gate,

@@ -9,17 +9,11 @@ namespace {
 __global__ void RmsNormQuantFp8Kernel(uint8_t* out, uint16_t* out_bf16, DevPtr x, DevPtr w, DevPtr res, int64_t rows,
                                       int64_t h, float eps, bool gemma, float inv_scale) {
   __shared__ double scratch[33];
-  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
-    const int64_t base = row * h;
-    const float inv = RowInvRms(h, eps, scratch, [&](int64_t j) { return StreamResidual(x, res, base + j); });
-    for (int64_t j = threadIdx.x; j < h; j += blockDim.x) {
-      const float v = NormedInput(x, res, base + j);
-      const float wj = NormWeight(w, j, gemma);
-      const uint16_t b = F32ToBf16(v * inv * wj);
-      if (out_bf16 != nullptr) out_bf16[base + j] = b;
-      out[base + j] = F32ToFp8E4M3(Bf16ToF32(b) * inv_scale);
-    }
-  }
+  ForRmsRows(x, w, res, rows, h, eps, gemma, scratch, [&](int64_t i, float y) {
+    const uint16_t b = F32ToBf16(y);
+    if (out_bf16 != nullptr) out_bf16[i] = b;
+    out[i] = F32ToFp8E4M3(Bf16ToF32(b) * inv_scale);
+  });
 }
 
 void RmsNormQuantFp8Cuda(const ExecContext&, const Tensor& out_fp8, const Tensor* out_bf16, const Tensor& x,
