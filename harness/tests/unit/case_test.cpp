@@ -236,7 +236,9 @@ TEST(Materialize, BitOverridesAreWrittenAsTheyAre) {
     };
     EXPECT_EQ(at(5), 0x7F800001u);  // over the value override
     EXPECT_EQ(at(11), 0xFFFFFFFFu);
-    if (fill.kind == Fill::Kind::kNormal) EXPECT_EQ(x.Values()[6], 2.5);
+    if (fill.kind == Fill::Kind::kNormal) {
+      EXPECT_EQ(x.Values()[6], 2.5);
+    }
     uint16_t b;
     std::memcpy(&b, c.Get("h").storage.data(), 2);
     EXPECT_EQ(b, 0x7F81u);

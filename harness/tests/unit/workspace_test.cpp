@@ -227,7 +227,9 @@ TEST(Workspace, BindsEveryTensorOfEveryCatalogCase) {
           // An empty view's strides are free ("offset" layout gives it odd ones).
           // A repacked weight is described as the [N,K] view of its [K,N]
           // bytes and bound as the loader hands it over (row-major, flagged).
-          if (t.Numel() != 0 && !t.kn_repacked) EXPECT_EQ(v->stride[d], t.strides[d]) << p.Identity() << " " << t.name;
+          if (t.Numel() != 0 && !t.kn_repacked) {
+            EXPECT_EQ(v->stride[d], t.strides[d]) << p.Identity() << " " << t.name;
+          }
         }
         EXPECT_EQ(v->elem_kn_repacked, t.kn_repacked) << p.Identity() << " " << t.name;
         EXPECT_EQ(v->StorageElems(), t.StorageElems()) << p.Identity() << " " << t.name;
