@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "harness/catalog/entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 
 namespace vt::conform::act {
 
