@@ -47,10 +47,4 @@ Claim F32Definition();
 // The oracle mode applies it to every case of an op that has oracle_f32.
 std::string F32DefinitionDiff(const OpSpec& op, const Case& in, const Case& after);
 
-// This op's outputs equal, bit for bit, the outputs of `other_op` run on a
-// case derived from this one. `pairs` maps this op's tensor to the other's.
-Claim SameAs(std::string name, std::string statement, std::function<bool(const Params&)> applies,
-             std::string other_op, std::function<Case(const Case&)> derive,
-             std::vector<std::pair<std::string, std::string>> pairs);
-
 }  // namespace vt::conform

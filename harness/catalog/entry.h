@@ -11,6 +11,7 @@
 #include "harness/catalog/gen.h"
 #include "harness/catalog/mutators.h"
 #include "harness/catalog/op_spec.h"
+#include "harness/catalog/same_as.h"
 #include "oracles/scalar.h"
 
 namespace vt::conform::entry {

@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "harness/cli/options.h"
-#include "harness/golden/golden_check.h"
+#include "harness/modes/golden_check.h"
 #include "harness/golden/safe_file.h"
 #include "harness/golden/sha256.h"
 #include "harness/runner/results_doc.h"

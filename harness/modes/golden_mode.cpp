@@ -6,9 +6,9 @@
 // goldens, so a whole-catalog run counts it once. Folders of known ops the
 // catalog cannot run yet are vt-golden's UNSUPPORTED lines, not cases here.
 #include "harness/catalog/catalog.h"
-#include "harness/golden/composite_adapters.h"
-#include "harness/golden/golden_check.h"
-#include "harness/golden/known_ops.h"
+#include "harness/catalog/composite/composite_adapters.h"
+#include "harness/modes/golden_check.h"
+#include "harness/modes/known_ops.h"
 #include "harness/modes/mode.h"
 
 namespace vt::conform {

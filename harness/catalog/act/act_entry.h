@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "harness/catalog/entry_parts.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "vt/ops.h"
 
 namespace vt::conform::act {

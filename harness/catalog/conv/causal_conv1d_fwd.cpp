@@ -4,7 +4,7 @@
 
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/conv/conv_entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "harness/core/rng.h"
 #include "oracles/conv/causal_conv1d_fwd.h"
 #include "vt/ops.h"

@@ -3,7 +3,7 @@
 // be physically wider than K-1).
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/conv/conv_entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "oracles/conv/causal_conv1d_update.h"
 #include "vt/ops.h"
 

@@ -211,7 +211,7 @@ std::string UpdateTokenByToken(const Case& c, const vt::ExecContext& ctx, const 
 
 }  // namespace vt::conform::conv
 
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 
 namespace vt::conform::conv {
 

@@ -2,7 +2,7 @@
 // with ssm_state_indices: one token per request on its cache slot).
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/gdn/gdn_recurrence_entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "oracles/gdn/gdn_decode.h"
 #include "vt/ops.h"
 

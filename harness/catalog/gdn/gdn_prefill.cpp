@@ -4,7 +4,7 @@
 
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/gdn/gdn_recurrence_entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "oracles/gdn/gdn_prefill.h"
 #include "vt/ops.h"
 

@@ -298,7 +298,7 @@ std::vector<ErrorCase> SlotErrors(const std::string& tensor) {
 
 }  // namespace vt::conform::gdn_entry
 
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 
 namespace vt::conform::gdn_entry {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "harness/core/rng.h"
 
 namespace vt::conform::kda {

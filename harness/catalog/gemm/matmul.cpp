@@ -1,7 +1,7 @@
 // Catalog entry: matmul (torch `a.float() @ b.float()`; vLLM's dense GEMM).
 // What every GEMM entry shares comes from gemm_entry::Spec (gemm_entry.h).
 #include "harness/catalog/gemm/gemm_entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "oracles/gemm/matmul.h"
 #include "vt/ops.h"
 

@@ -1,7 +1,7 @@
 // Catalog entry: embedding (vLLM VocabParallelEmbedding on one rank, i.e.
 // F.embedding: a row gather from the token table).
 #include "harness/catalog/glue/glue_entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "oracles/glue/embedding.h"
 #include "vt/ops.h"
 

@@ -6,6 +6,7 @@
 #include "harness/catalog/claims.h"
 #include "harness/catalog/mamba/chunk_metadata.h"
 #include "harness/catalog/mamba/mamba_entry.h"
+#include "harness/catalog/same_as.h"
 #include "vt/ops.h"
 
 namespace vt::conform::mamba {

@@ -27,7 +27,7 @@
 #include "harness/catalog/mamba/chunk_metadata.h"
 #include "harness/catalog/mamba/chunk_scan_claims.h"
 #include "harness/catalog/mamba/mamba_entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "oracles/mamba/mamba2_chunk_scan.h"
 #include "vt/ops.h"
 

@@ -9,7 +9,7 @@
 #include <numeric>
 
 #include "harness/catalog/mamba/mamba_entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "harness/core/rng.h"
 #include "oracles/mamba/mamba2_state_update.h"
 #include "vt/ops.h"

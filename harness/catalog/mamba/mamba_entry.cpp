@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 
 namespace vt::conform::mamba {
 

@@ -6,7 +6,7 @@
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/seq_entry.h"
 #include "harness/core/rng.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "oracles/format.h"
 #include "oracles/moe/moe_router_topk.h"
 #include "vt/error.h"

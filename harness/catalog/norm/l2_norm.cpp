@@ -1,6 +1,6 @@
 // Catalog entry: l2_norm (FLA l2norm_fwd, used on q/k in GDN/KDA).
 #include "harness/catalog/norm/norm_entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "oracles/norm/l2_norm.h"
 #include "vt/ops.h"
 

@@ -1,6 +1,6 @@
 // Catalog entry: rms_norm (vLLM RMSNorm / GemmaRMSNorm / fused_add_rms_norm).
 #include "harness/catalog/norm/norm_entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "oracles/norm/rms_norm.h"
 #include "vt/ops.h"
 

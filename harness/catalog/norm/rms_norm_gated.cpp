@@ -1,7 +1,7 @@
 // Catalog entry: rms_norm_gated (FLA rmsnorm_fn / vLLM RMSNormGated; Qwen3-Next
 // silu gate, KDA sigmoid gate; the gate may be a padded-token-stride view).
 #include "harness/catalog/norm/norm_entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "oracles/norm/rms_norm_gated.h"
 #include "vt/ops.h"
 

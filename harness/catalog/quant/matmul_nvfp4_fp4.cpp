@@ -6,7 +6,7 @@
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/quant/quant_entry.h"
 #include "harness/catalog/seq_entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "oracles/quant/matmul_nvfp4_fp4.h"
 #include "vt/ops.h"
 

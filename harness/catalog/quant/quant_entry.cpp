@@ -6,7 +6,7 @@
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/claims.h"
 #include "harness/core/rng.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "harness/golden/golden_io.h"
 
 namespace vt::conform::quant {

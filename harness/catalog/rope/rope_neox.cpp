@@ -2,7 +2,7 @@
 // RotaryEmbedding / Llama3RotaryEmbedding, applied in place to q and k).
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/rope/rope_entry.h"
-#include "harness/golden/golden_check.h"
+#include "harness/golden/adapter.h"
 #include "oracles/rope/rope_neox.h"
 #include "vt/ops.h"
 

@@ -13,6 +13,7 @@
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/claims.h"
 #include "harness/catalog/mutators.h"
+#include "harness/catalog/same_as.h"
 #include "harness/modes/mode.h"
 
 namespace vt::conform {

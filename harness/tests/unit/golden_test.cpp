@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "harness/catalog/catalog.h"
-#include "harness/golden/golden_check.h"
+#include "harness/modes/golden_check.h"
 #include "harness/golden/golden_io.h"
 #include "harness/golden/npy.h"
 #include "harness/golden/sha256.h"

@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/golden/golden_check.h"
+#include "harness/modes/golden_check.h"
 #include "harness/golden/manifest.h"
 #include "harness/golden/npy.h"
 #include "harness/modes/mode.h"

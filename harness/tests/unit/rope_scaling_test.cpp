@@ -23,7 +23,7 @@
 #include <limits>
 
 #include "harness/catalog/claims.h"
-#include "harness/golden/composite_adapters.h"
+#include "harness/catalog/composite/composite_adapters.h"
 #include "harness/golden/golden_io.h"
 #include "oracles/format.h"
 
@@ -445,7 +445,7 @@ TEST(RopeScaling, RegeneratedVllmCaches) {
 }
 
 
-// ---- the long_context_rope adapter's mapping (harness/golden/long_context_rope.cpp)
+// ---- the long_context_rope adapter's mapping (harness/catalog/composite/long_context_rope.cpp)
 
 GoldenCase Manifest(const Json& rope_parameters, vt::DType dt, std::vector<int64_t> pos_shape,
                     const std::vector<double>& positions, bool with_cache, std::optional<int64_t> max_model_len = {}) {

@@ -8,8 +8,8 @@
 
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/claims.h"
-#include "harness/golden/composite_adapters.h"
-#include "harness/golden/golden_check.h"
+#include "harness/catalog/composite/composite_adapters.h"
+#include "harness/modes/golden_check.h"
 #include "harness/tests/unit/golden_files.h"
 #include "oracles/moe/moe_router_topk.h"
 

@@ -23,8 +23,8 @@
 #include <cstring>
 
 #include "harness/catalog/claims.h"
-#include "harness/golden/composite_adapters.h"
-#include "harness/golden/golden_check.h"
+#include "harness/catalog/composite/composite_adapters.h"
+#include "harness/golden/adapter.h"
 #include "oracles/moe/moe_router_topk.h"
 #include "vt/error.h"
 #include "vt/ops.h"

@@ -1,8 +1,8 @@
-#include "harness/golden/known_ops.h"
+#include "harness/modes/known_ops.h"
 
 #include <set>
 
-#include "harness/golden/golden_check.h"
+#include "harness/modes/golden_check.h"
 
 namespace vt::conform {
 namespace {

@@ -26,8 +26,8 @@
 #include <optional>
 
 #include "harness/catalog/claims.h"
-#include "harness/golden/composite_adapters.h"
-#include "harness/golden/golden_check.h"
+#include "harness/catalog/composite/composite_adapters.h"
+#include "harness/golden/adapter.h"
 #include "harness/golden/rope_scaling.h"
 
 namespace vt::conform {

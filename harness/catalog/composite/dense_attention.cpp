@@ -18,8 +18,8 @@
 
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/claims.h"
-#include "harness/golden/composite_adapters.h"
-#include "harness/golden/golden_check.h"
+#include "harness/catalog/composite/composite_adapters.h"
+#include "harness/golden/adapter.h"
 
 namespace vt::conform {
 

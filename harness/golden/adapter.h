@@ -1,30 +1,16 @@
-// Checking one recorded golden folder against the kernels: load (refusing
-// broken files), map through the catalog's adapter for the manifest op, run at
-// 1 thread and the default count (bytes must agree), compare every mapped
-// output - in-place ones included - under the manifest's atol/rtol, and put
-// the project's own tolerance model next to it: how far the upstream values
-// sit from our Bounded oracle, so a difference between upstream's device
-// arithmetic and ours larger than our model expects is visible.
+// The helpers the catalog's golden adapters build a GoldenMapping with,
+// from a loaded golden (golden_io.h).
 #pragma once
 
+#include <initializer_list>
 #include <string>
-#include <utility>
 
-#include "harness/catalog/op_spec.h"
-#include "harness/core/result.h"
+#include "harness/core/case.h"
 #include "harness/golden/golden_io.h"
-#include "harness/core/run_config.h"
+#include "harness/golden/mapping.h"
 
 namespace vt::conform {
 
-// The catalog op and adapter for a manifest op name; {nullptr, nullptr} if none.
-std::pair<const OpSpec*, const GoldenAdapter*> FindGoldenAdapter(const std::string& manifest_op);
-
-// The full check of one folder. `op` is filled in from the adapter (or the
-// manifest op name when there is none).
-CaseResult CheckGoldenDir(const std::string& dir, const RunConfig& cfg);
-
-// Helpers for adapters.
 // A golden tensor copied into the case under a new name and role.
 TensorData GoldenTensor(const GoldenCase& g, const std::string& name, const std::string& as, Role role);
 // A poisoned output shaped like a golden tensor, of the dtype the op stores:

@@ -1,4 +1,4 @@
-#include "harness/golden/composite_adapters.h"
+#include "harness/catalog/composite/composite_adapters.h"
 
 namespace vt::conform {
 

@@ -24,7 +24,7 @@ const std::vector<CompositeGoldenAdapter>& CompositeGoldenAdapters();
 // The adapters themselves (one function per module).
 GoldenMapping MapLongContextRope(const GoldenCase& g);
 GoldenMapping MapDenseAttention(const GoldenCase& g);
-GoldenMapping MapMoeBlock(const GoldenCase& g);  // harness/golden/moe_block.cpp
+GoldenMapping MapMoeBlock(const GoldenCase& g);  // harness/catalog/composite/moe_block.cpp
 // moe_block's router ties: rows where upstream's recorded top-k ids and the
 // router kernel's (ids [T,k] i32, weights [T,k] f32, from `logits` and `bias`
 // under `ra`) differ among candidates tied within the Bounded scores take
