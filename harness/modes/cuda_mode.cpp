@@ -115,7 +115,9 @@ class CudaMode : public Mode {
     } catch (const std::exception& e) {
       return Fail(r, Outcome::kFailedError, std::string("second run failed: ") + e.what());
     }
-    r.tolerance += "; vs cpu: exact outputs byte-identical; run-to-run: byte-identical";
+    if (!CheckSmallLaunch(op, c, ctx, run, r)) return r;
+    r.tolerance += "; vs cpu: exact outputs byte-identical; run-to-run: byte-identical; small launch: "
+                   "exact outputs byte-identical, the rest within tolerance";
     return r;
   }
 
@@ -126,14 +128,21 @@ class CudaMode : public Mode {
     return r;
   }
 
-  // Every output within its catalog tolerance of the Bounded oracle.
-  static bool CheckOracle(const OpSpec& op, const Case& c, const Execution& run, CaseResult& r) {
+  // The Bounded oracle's result with the f32 definition's values beside it
+  // (where a kernel may follow the definition, e.g. to its NaN on an inf * 0).
+  static OracleResult Want(const OpSpec& op, const Case& c, const Execution& run) {
     OracleResult want = op.oracle_given ? op.oracle_given(c, run.after) : op.oracle(c);
     if (op.oracle_f32) {
       for (auto& [tensor, values] : op.oracle_f32(c)) {
         if (want.count(tensor) != 0) want[tensor].f32 = std::move(values);
       }
     }
+    return want;
+  }
+
+  // Every output within its catalog tolerance of the Bounded oracle.
+  static bool CheckOracle(const OpSpec& op, const Case& c, const Execution& run, CaseResult& r) {
+    const OracleResult want = Want(op, c, run);
     double headroom = 0.0;
     std::string mistrust;
     const bool nonfinite_inputs = AnyInputNonFinite(c);
@@ -160,6 +169,55 @@ class CudaMode : public Mode {
     if (!mistrust.empty()) {
       Fail(r, Outcome::kMistrusted, mistrust);
       return false;
+    }
+    return true;
+  }
+
+  // The case again under launch caps of 2 blocks of 32 threads, so that every
+  // grid-stride and block-stride loop turns more than once on a small case (a
+  // block owns a second row, a thread a second element); the shipped caps
+  // (4096 row blocks, 1024 flat blocks) are never reached by a tier's cases.
+  // Exact outputs must keep their bytes; the others (a block reduction's tree
+  // changes with the thread count) stay within the op's tolerance.
+  static bool CheckSmallLaunch(const OpSpec& op, const Case& c, const vt::ExecContext& ctx, const Execution& run,
+                               CaseResult& r) {
+    struct CapsGuard {
+      vt::CudaLaunchCaps shipped = vt::GetCudaLaunchCaps();
+      ~CapsGuard() { vt::SetCudaLaunchCaps(shipped); }
+    } guard;
+    Execution small;
+    try {
+      vt::SetCudaLaunchCaps(vt::CudaLaunchCaps{2, 2, 32});
+      small = Execute(op, c, ctx);
+    } catch (const std::exception& e) {
+      Fail(r, Outcome::kFailedError, std::string("small launch: failed: ") + e.what());
+      return false;
+    }
+    if (!small.guard_error.empty()) {
+      Fail(r, Outcome::kFailedError, "small launch: wrote outside its operands: " + small.guard_error);
+      return false;
+    }
+    const OracleResult want = Want(op, c, small);
+    const bool nonfinite_inputs = AnyInputNonFinite(c);
+    for (const OutputSpec& os : op.outputs(c)) {
+      const TensorData& got = small.after.Get(os.tensor);
+      if (os.tol.kind == Tolerance::Kind::kExact) {
+        const std::string d = DiffBytes(got, run.after.Get(os.tensor), /*any_nan=*/true);
+        if (!d.empty()) {
+          Fail(r, Outcome::kFailedIncorrect, "small launch: " + os.tensor + " (an exact output) differs: " + d);
+          return false;
+        }
+        continue;
+      }
+      const double zero_fraction = os.zeros_are_data ? kZerosAreData : op.max_zero_fraction;
+      const OutputCheck chk = CheckOutput(got, want.at(os.tensor), os.tol, zero_fraction, nonfinite_inputs);
+      if (chk.m.bad > 0) {
+        r.detail += FormatCheck(chk);
+        Fail(r, Outcome::kFailedIncorrect,
+             "small launch: " + os.tensor + ": " + std::to_string(chk.m.bad) + " of " + std::to_string(chk.m.n) +
+                 " elements outside " + os.tol.Describe());
+        return false;
+      }
     }
     return true;
   }

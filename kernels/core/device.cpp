@@ -49,6 +49,23 @@ std::string BackendUnavailable(Backend backend) {
 
 }  // namespace vt
 
+namespace vt {
+namespace {
+thread_local CudaLaunchCaps g_launch_caps;
+}  // namespace
+
+const CudaLaunchCaps& GetCudaLaunchCaps() { return g_launch_caps; }
+
+void SetCudaLaunchCaps(const CudaLaunchCaps& caps) {
+  if (caps.row_blocks < 1 || caps.flat_blocks < 1) throw Error("cuda", "launch caps: block counts must be >= 1");
+  if (caps.threads < 32 || caps.threads > 1024 || caps.threads % 32 != 0) {
+    throw Error("cuda", "launch caps: threads must be a multiple of 32 in [32, 1024]");
+  }
+  g_launch_caps = caps;
+}
+
+}  // namespace vt
+
 #if !defined(VT_HAVE_CUDA_EMU)
 namespace vt {
 void SetEmuScheduleSeed(uint64_t) {}

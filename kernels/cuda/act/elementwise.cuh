@@ -23,7 +23,7 @@ template <class F>
 void LaunchFlat(const char* op, const Tensor& out, F f) {
   const int64_t n = out.Numel();
   if (n == 0) return;
-  VT_LAUNCH(FlatKernel<F>, FlatGrid(n), 256, 0)(Dev(out), n, f);
+  VT_LAUNCH(FlatKernel<F>, FlatGrid(n), FlatThreads(), 0)(Dev(out), n, f);
   CheckLaunch(op);
 }
 

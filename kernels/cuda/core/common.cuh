@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "api/kernel_types.h"
+#include "vt/device.h"
 #include "vt/dtype.h"
 #include "vt/error.h"
 #include "vt/registry.h"
@@ -45,18 +46,28 @@ inline void CheckLaunch(const char* op) {
 #endif
 }
 
-// Blocks for a row-per-block kernel: rows, capped (the kernels loop over
-// rows with a grid stride, so any cap is correct).
-inline unsigned RowGrid(int64_t rows) { return static_cast<unsigned>(rows < 4096 ? rows : 4096); }
-// Threads for a row of `n` elements: whole warps, 32..256.
-inline unsigned RowThreads(int64_t n) {
-  const int64_t w = (n + 31) / 32 * 32;
-  return static_cast<unsigned>(w < 32 ? 32 : (w > 256 ? 256 : w));
+// Launch shapes, capped by vt::GetCudaLaunchCaps() (defaults: 4096 row
+// blocks, 1024 flat blocks, 256 threads). Every kernel loops with a grid or
+// block stride, so any cap is correct; the cuda mode lowers them so those
+// loops turn more than once on small cases.
+// Blocks for a row-per-block kernel: rows, capped.
+inline unsigned RowGrid(int64_t rows) {
+  const int64_t cap = GetCudaLaunchCaps().row_blocks;
+  return static_cast<unsigned>(rows < cap ? rows : cap);
 }
-// Blocks for a flat elementwise kernel of n elements at 256 threads.
+// Threads for a row of `n` elements: whole warps, 32..cap.
+inline unsigned RowThreads(int64_t n) {
+  const int64_t cap = GetCudaLaunchCaps().threads;
+  const int64_t w = (n + 31) / 32 * 32;
+  return static_cast<unsigned>(w < 32 ? 32 : (w > cap ? cap : w));
+}
+// Threads per block of a flat kernel.
+inline unsigned FlatThreads() { return static_cast<unsigned>(GetCudaLaunchCaps().threads); }
+// Blocks for a flat kernel of n elements at FlatThreads() threads, capped.
 inline unsigned FlatGrid(int64_t n) {
-  const int64_t b = (n + 255) / 256;
-  return static_cast<unsigned>(b < 1024 ? b : 1024);
+  const int64_t t = FlatThreads(), cap = GetCudaLaunchCaps().flat_blocks;
+  const int64_t b = (n + t - 1) / t;
+  return static_cast<unsigned>(b < cap ? b : cap);
 }
 
 }  // namespace vt::VT_CUDA_NS

@@ -70,7 +70,7 @@ void RmsNormGatedGroupCuda(const ExecContext&, const Tensor& out, const Tensor& 
   const int64_t n = x.Numel();
   if (n == 0) return;
   if (w == nullptr) {
-    VT_LAUNCH(GatedGroupPlainKernel, FlatGrid(n), 256, 0)(Dev(out), Dev(x), Dev(gate), n);
+    VT_LAUNCH(GatedGroupPlainKernel, FlatGrid(n), FlatThreads(), 0)(Dev(out), Dev(x), Dev(gate), n);
     CheckLaunch("rms_norm_gated_group");
     return;
   }
@@ -78,7 +78,7 @@ void RmsNormGatedGroupCuda(const ExecContext&, const Tensor& out, const Tensor& 
   const int64_t group = hidden / args.n_groups;
   const int64_t segments = n / group;
   if (group < 32) {
-    VT_LAUNCH(GatedGroupSmallKernel, FlatGrid(segments), 256, 0)
+    VT_LAUNCH(GatedGroupSmallKernel, FlatGrid(segments), FlatThreads(), 0)
     (Dev(out), Dev(x), Dev(gate), Dev(w), segments, static_cast<int64_t>(args.n_groups), group, args.eps);
     CheckLaunch("rms_norm_gated_group");
     return;

@@ -35,4 +35,19 @@ std::string BackendUnavailable(Backend backend);
 // No-op in a build without the emulation.
 void SetEmuScheduleSeed(uint64_t seed);
 
+// Caps on the launch shapes of the CUDA kernels (both backends), for the
+// launches that follow on this host thread. The defaults are the shipped
+// shapes; the cuda mode also runs each case under small caps so that every
+// grid-stride and block-stride loop turns more than once on small cases
+// (a block owning a second row, a thread a second element: docs/cuda.md).
+struct CudaLaunchCaps {
+  int64_t row_blocks = 4096;   // blocks of a row-per-block kernel
+  int64_t flat_blocks = 1024;  // blocks of a flat (grid-stride) kernel
+  int64_t threads = 256;       // threads per block: whole warps, 32..1024
+};
+const CudaLaunchCaps& GetCudaLaunchCaps();
+// Throws vt::Error("cuda", ...) unless row_blocks, flat_blocks >= 1 and
+// threads is a multiple of 32 in [32, 1024].
+void SetCudaLaunchCaps(const CudaLaunchCaps& caps);
+
 }  // namespace vt
