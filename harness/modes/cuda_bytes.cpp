@@ -28,6 +28,7 @@ const std::map<std::string, CudaBytes>& Table() {
       {"moe_silu_mul", {K::kSameAsCpuOnEmu, "exp"}},
       {"sigmoid_gate_bf16", {K::kSameAsCpuOnEmu, "exp"}},
       {"shared_expert_gate", {K::kSameAsCpuOnEmu, "exp"}},
+      {"moe_router_topk", {K::kSameAsCpuOnEmu, "exp (softmax, sigmoid)"}},
   };
   return *table;
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "vt/check_sites.h"
+#include "vt/device.h"
 
 namespace vt {
 namespace {
@@ -190,6 +191,15 @@ void Checker::PositiveFinite(float v, const char* name) const {
 void Checker::Finite(float v, const char* name) const {
   Site(std::isfinite(v), "range", name, nullptr,
        std::string(name) + " must be finite, got " + std::to_string(v));
+}
+
+HostValues::HostValues(const ExecContext& ctx, const Tensor& t) : view_(t) {
+  const DeviceApi* device = FindDeviceApi(ctx.backend);
+  if (device == nullptr || t.data == nullptr || t.Numel() == 0) return;
+  const std::size_t bytes = static_cast<std::size_t>(t.StorageElems()) * t.ElementSize();
+  copy_.resize(bytes);
+  device->to_host(copy_.data(), t.data, bytes);
+  view_.data = copy_.data();
 }
 
 }  // namespace vt::api

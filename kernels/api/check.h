@@ -60,4 +60,20 @@ class Checker {
 
 std::string ShapeString(const std::vector<int64_t>& shape);
 
+// The values of an operand the validation must read (indices to range-check,
+// positions, a bias to screen), readable on the host: on the CPU backend the
+// operand itself; when it lives in a backend's device memory, a host copy of
+// its storage span with the view re-bound to it - a CUDA pointer cannot be
+// dereferenced on the host. Run after Operand() has accepted the view.
+class HostValues {
+ public:
+  HostValues(const ExecContext& ctx, const Tensor& t);
+  const Tensor& operator*() const { return view_; }
+  const Tensor* operator->() const { return &view_; }
+
+ private:
+  std::vector<unsigned char> copy_;
+  Tensor view_;
+};
+
 }  // namespace vt::api

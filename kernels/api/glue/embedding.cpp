@@ -21,7 +21,7 @@ void Embedding(const ExecContext& ctx, const Tensor& out, const Tensor& table, c
   c.Contiguous(out, "out");
   c.NoOverlap(out, "out", table, "table");
   c.NoOverlap(out, "out", ids, "ids");
-  api::RequireIndicesInRange(c, "ids.range", ids, "ids", table.shape[0], "table rows V");
+  api::RequireIndicesInRange(c, ctx, "ids.range", ids, "ids", table.shape[0], "table rows V");
   GetKernel<kernel::GatherFn>("embedding", ctx.backend)(ctx, out, table, ids);
 }
 

@@ -28,8 +28,10 @@ int64_t FirstOutOfRange(const Tensor& idx, int64_t n) {
   return -1;
 }
 
-void RequireIndicesInRange(const Checker& c, const char* site, const Tensor& idx, const char* idx_name,
-                           int64_t n, const std::string& what) {
+void RequireIndicesInRange(const Checker& c, const ExecContext& ctx, const char* site, const Tensor& device_idx,
+                           const char* idx_name, int64_t n, const std::string& what) {
+  const HostValues host(ctx, device_idx);
+  const Tensor& idx = *host;
   const int64_t bad = FirstOutOfRange(idx, n);
   std::string msg;
   if (bad >= 0) {

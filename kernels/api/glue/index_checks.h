@@ -15,8 +15,8 @@ namespace vt::api {
 int64_t FirstOutOfRange(const Tensor& idx, int64_t n);
 
 // Site `site`: every value of idx in [0, n); the message names the first bad
-// position and value and what n bounds.
-void RequireIndicesInRange(const Checker& c, const char* site, const Tensor& idx, const char* idx_name,
+// position and value and what n bounds. idx is read on the host (HostValues).
+void RequireIndicesInRange(const Checker& c, const ExecContext& ctx, const char* site, const Tensor& idx, const char* idx_name,
                            int64_t n, const std::string& what);
 
 }  // namespace vt::api

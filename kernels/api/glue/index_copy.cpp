@@ -24,7 +24,7 @@ void IndexCopy(const ExecContext& ctx, const Tensor& out, const Tensor& in, cons
   c.NoOverlap(out, "out", in, "in");
   c.NoOverlap(out, "out", idx, "idx");
   // Repeated indices are legal: the last occurrence wins (docs/ops/glue.md).
-  api::RequireIndicesInRange(c, "idx.range", idx, "idx", out.shape[0], "rows of out");
+  api::RequireIndicesInRange(c, ctx, "idx.range", idx, "idx", out.shape[0], "rows of out");
   GetKernel<kernel::GatherFn>("index_copy", ctx.backend)(ctx, out, in, idx);
 }
 

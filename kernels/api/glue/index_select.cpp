@@ -23,7 +23,7 @@ void IndexSelect(const ExecContext& ctx, const Tensor& out, const Tensor& in, co
   c.Contiguous(out, "out");
   c.NoOverlap(out, "out", in, "in");
   c.NoOverlap(out, "out", idx, "idx");
-  api::RequireIndicesInRange(c, "idx.range", idx, "idx", in.shape[0], "rows of in");
+  api::RequireIndicesInRange(c, ctx, "idx.range", idx, "idx", in.shape[0], "rows of in");
   GetKernel<kernel::GatherFn>("index_select", ctx.backend)(ctx, out, in, idx);
 }
 

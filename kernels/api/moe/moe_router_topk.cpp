@@ -33,8 +33,9 @@ float LogitAt(const Tensor& t, int64_t i) {
 // only through the bias; with sigmoid scores also through a NaN logit. Any
 // such value could leave fewer than top_k selectable experts, where the
 // reference emits duplicate expert ids, so the call is refused instead.
-bool BiasSelectable(const Tensor* bias) {
-  if (bias == nullptr || bias->data == nullptr) return true;
+bool BiasSelectable(const ExecContext& ctx, const Tensor* device_bias) {
+  if (device_bias == nullptr || device_bias->data == nullptr) return true;
+  const api::HostValues bias(ctx, *device_bias);  // the values, readable on the host
   const float* b = bias->Ptr<const float>();
   for (int64_t j = 0; j < bias->Numel(); ++j) {
     if (std::isnan(b[j]) || b[j] == -INFINITY) return false;
@@ -42,8 +43,10 @@ bool BiasSelectable(const Tensor* bias) {
   return true;
 }
 
-bool LogitsHaveNoNaN(const Tensor& logits) {
-  if (logits.data == nullptr) return true;
+bool LogitsHaveNoNaN(const ExecContext& ctx, const Tensor& device_logits) {
+  if (device_logits.data == nullptr) return true;
+  const api::HostValues host(ctx, device_logits);  // the values, readable on the host
+  const Tensor& logits = *host;
   for (int64_t i = 0; i < logits.Numel(); ++i) {
     if (std::isnan(LogitAt(logits, i))) return false;
   }
@@ -110,11 +113,11 @@ void MoeRouterTopK(const ExecContext& ctx, const Tensor& weights, const Tensor& 
     c.NoOverlap(indices, "indices", *bias, "bias");
   }
   // Data checks last: every view above is known to be well formed.
-  c.Require("bias.selectable", !grouped || BiasSelectable(bias),
+  c.Require("bias.selectable", !grouped || BiasSelectable(ctx, bias),
             "e_score_correction_bias must not hold NaN or -inf on the grouped path: fewer than "
             "top_k experts could remain selectable (H-8)");
   c.Require("logits.selectable",
-            !grouped || args.scoring_func != MoeScoringFunc::kSigmoid || LogitsHaveNoNaN(logits),
+            !grouped || args.scoring_func != MoeScoringFunc::kSigmoid || LogitsHaveNoNaN(ctx, logits),
             "logits must not hold NaN under grouped sigmoid scoring: fewer than top_k experts "
             "could remain selectable (H-8)");
   GetKernel<kernel::MoeRouterTopKFn>("moe_router_topk", ctx.backend)(ctx, weights, indices, logits,

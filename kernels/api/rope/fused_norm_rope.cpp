@@ -51,7 +51,7 @@ void FusedNormRope(const ExecContext& ctx, const Tensor& latent_out, const Tenso
     c.NoOverlap(t, name, cache, "cache");
   }
   c.NoOverlap(pe_out, "pe_out", latent_out, "latent_out");
-  api::CheckPositionsInCache(c, positions, cache.shape[0]);
+  api::CheckPositionsInCache(c, ctx, positions, cache.shape[0]);
   GetKernel<kernel::FusedNormRopeFn>("fused_norm_rope", ctx.backend)(ctx, latent_out, pe_out, x, norm_weight,
                                                                      positions, cache, norm_args, rope_args);
 }

@@ -20,7 +20,9 @@ void CheckTokenPositions(const Checker& c, const ExecContext& ctx, const Tensor&
   c.Shape(positions, "positions", {tokens});
 }
 
-void CheckPositionsInCache(const Checker& c, const Tensor& positions, int64_t rows) {
+void CheckPositionsInCache(const Checker& c, const ExecContext& ctx, const Tensor& device_positions, int64_t rows) {
+  const HostValues host(ctx, device_positions);  // the values, readable on the host
+  const Tensor& positions = *host;
   const int64_t n = positions.Numel();
   int64_t bad_at = -1, bad = 0;
   for (int64_t i = 0; i < n && bad_at < 0; ++i) {

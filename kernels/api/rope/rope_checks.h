@@ -15,7 +15,7 @@ void CheckTokenPositions(const Checker& c, const ExecContext& ctx, const Tensor&
 
 // Every position in [0, rows): the data check the spec's kernels made inside
 // the parallel loop, after other rows were written (H-3). Runs before any write.
-void CheckPositionsInCache(const Checker& c, const Tensor& positions, int64_t rows);
+void CheckPositionsInCache(const Checker& c, const ExecContext& ctx, const Tensor& positions, int64_t rows);
 
 // The frequency arguments of rope_neox / rope_cos_sin_cache (H-7): base > 0;
 // llama3_scaling_factor >= 0 (0 = off); the other Llama-3 fields > 0. All finite.

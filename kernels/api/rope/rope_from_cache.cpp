@@ -62,7 +62,7 @@ void RopeFromCache(const ExecContext& ctx, const Tensor& q, const Tensor* k, con
     c.NoOverlap(*k, "k", positions, "positions");
     c.NoOverlap(*k, "k", cache, "cache");
   }
-  api::CheckPositionsInCache(c, positions, cache.shape[0]);
+  api::CheckPositionsInCache(c, ctx, positions, cache.shape[0]);
   GetKernel<kernel::RopeFromCacheFn>("rope_from_cache", ctx.backend)(ctx, q, k, positions, cache, args);
 }
 
