@@ -185,9 +185,16 @@ void TensorData::SetContiguous() {
 
 void TensorData::SetRowPadding(int64_t pad) {
   SetContiguous();
-  // Every stride outside the innermost is padded, from the inside out (a
-  // rank-3 view [A,B,C] gets strides [B*(C+pad)+pad, C+pad, 1]): a kernel
-  // that addresses a middle dim as if packed reads the gaps (NaN) and fails.
+  if (shape.size() < 2) return;
+  // Pad the outermost stride only: inner dims stay packed.
+  strides[0] = strides[0] + pad;
+}
+
+void TensorData::SetNestedPadding(int64_t pad) {
+  SetContiguous();
+  // From the inside out: a rank-3 view [A,B,C] gets strides
+  // [B*(C+pad)+pad, C+pad, 1], so a kernel that addresses a middle dim as if
+  // packed reads or writes the gaps and fails.
   for (std::size_t d = shape.size(); d-- > 1;) {
     strides[d - 1] = strides[d] * std::max<int64_t>(shape[d], 1) + pad;
   }

@@ -92,7 +92,8 @@ struct TensorData {
   // Raw bytes of the logical elements, row-major (gaps dropped).
   std::vector<uint8_t> LogicalBytes() const;
   void SetContiguous();                       // strides = row-major of shape
-  void SetRowPadding(int64_t pad_elems);      // outer strides padded by pad elements
+  void SetRowPadding(int64_t pad_elems);      // the outermost stride padded by pad elements
+  void SetNestedPadding(int64_t pad_elems);   // every stride but the innermost padded (row-strided views)
 };
 
 struct Case {

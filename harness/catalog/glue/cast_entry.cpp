@@ -32,7 +32,7 @@ rc::Gen<Params> Gen(const std::string& name, vt::DType in, vt::DType out, Tier t
 
 void Build(Case& c) {
   const Params& p = c.params;
-  c.Input("in", p.DType("in"), InShape(p), InputFill(p)).SetRowPadding(p.Int("pad"));
+  c.Input("in", p.DType("in"), InShape(p), InputFill(p)).SetNestedPadding(p.Int("pad"));
   int64_t width = 1;  // elements per row of T
   for (int64_t d : gen::RankShape(p, 1, p.Int("D"))) width *= d;
   c.Output("out", p.DType("out"), {p.Int("T"), width});

@@ -25,7 +25,7 @@ void Draw(Params& p, Tier tier) {
 void Place(TensorData& x, const std::string& view, int64_t pad, int64_t full) {
   const int64_t t = x.shape[0], h = x.shape[1], d = x.shape[2];
   if (view == "padded") {
-    x.SetRowPadding(pad);
+    x.SetNestedPadding(pad);  // token and head strides both padded
   } else if (view == "head_major") {
     x.strides = {d, t * d, 1};
   } else if (view == "slices") {
@@ -41,7 +41,7 @@ void Build(Case& c) {
   Place(c.Input("nope", dt, {t, h, dn}, glue::InputFill(p)), view, p.Int("pad"), dn + dr);
   Place(c.Input("rope", dt, {t, p.Flag("bcast") ? 1 : h, dr}, glue::InputFill(p)), view, p.Int("pad"), dn + dr);
   TensorData& out = c.Output("out", dt, {t, h, dn + dr});
-  if (view == "padded") out.SetRowPadding(p.Int("pad"));
+  if (view == "padded") out.SetNestedPadding(p.Int("pad"));
 }
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) {

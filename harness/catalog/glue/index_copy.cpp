@@ -28,7 +28,7 @@ void Build(Case& c) {
   const vt::DType dt = p.DType("dtype");
   const int64_t n = p.Int("N"), m = p.Int("M");
   const std::string kind = p.Str("idx_kind") == "distinct" ? "distinct" : "random";
-  c.Add("out", dt, glue::RowsShape(p, n), Role::kInPlace, glue::RowFill(p, dt)).SetRowPadding(p.Int("pad"));
+  c.Add("out", dt, glue::RowsShape(p, n), Role::kInPlace, glue::RowFill(p, dt)).SetNestedPadding(p.Int("pad"));
   c.Input("in", dt, glue::RowsShape(p, m), glue::RowFill(p, dt));
   glue::SetIndices(c.Input("idx", vt::DType::kI32, {m}, Fill::Const(0)), glue::DrawIndices(p.seed, "idx", m, n, kind));
 }

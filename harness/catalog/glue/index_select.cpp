@@ -17,7 +17,7 @@ void Build(Case& c) {
   const Params& p = c.params;
   const vt::DType dt = p.DType("dtype");
   const int64_t n = p.Int("N"), m = p.Int("M");
-  c.Input("in", dt, glue::RowsShape(p, n), glue::RowFill(p, dt)).SetRowPadding(p.Int("pad"));
+  c.Input("in", dt, glue::RowsShape(p, n), glue::RowFill(p, dt)).SetNestedPadding(p.Int("pad"));
   glue::SetIndices(c.Input("idx", vt::DType::kI32, {m}, Fill::Const(0)), glue::DrawIndices(p.seed, "idx", m, n, "random"));
   c.Output("out", dt, glue::RowsShape(p, m));
 }
