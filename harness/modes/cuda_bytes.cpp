@@ -29,6 +29,17 @@ const std::map<std::string, CudaBytes>& Table() {
       {"sigmoid_gate_bf16", {K::kSameAsCpuOnEmu, "exp"}},
       {"shared_expert_gate", {K::kSameAsCpuOnEmu, "exp"}},
       {"moe_router_topk", {K::kSameAsCpuOnEmu, "exp (softmax, sigmoid)"}},
+      // RoPE: the angle is double pow / cos / sin rounded once to f32, as on
+      // the CPU (cuda/rope/rope.cuh); rope_from_cache has no transcendental
+      // and keeps the CPU's bytes everywhere (not listed).
+      {"rope_neox", {K::kSameAsCpuOnEmu, "double pow / cos / sin of the angle"}},
+      {"rope_cos_sin_cache", {K::kSameAsCpuOnEmu, "double pow / cos / sin of the angle"}},
+      // The norms of the fused RoPE ops: fused_norm_rope's latent rms norm is
+      // rms_norm's block reduction; attn_qk_norm_rope_gate's per-head norms a
+      // warp reduction in double (cuda/rope/attn_qk_norm_rope_gate.cu). Their
+      // rope parts read cos/sin from a given table: no transcendental.
+      {"fused_norm_rope", {K::kReordered, "block reduction of the latent row's sum of squares"}},
+      {"attn_qk_norm_rope_gate", {K::kReordered, "warp reduction of each head's sum of squares"}},
   };
   return *table;
 }

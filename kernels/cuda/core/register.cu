@@ -7,11 +7,12 @@ namespace vt::VT_CUDA_NS {
 #define VT_CUDA_OPS(X)                                                                                   \
   X(rms_norm) X(rms_norm_quant_fp8) X(l2_norm) X(rms_norm_gated) X(rms_norm_gated_quant_fp8)             \
   X(rms_norm_gated_group) X(fused_chain) X(silu_and_mul) X(gelu_and_mul) X(mul_scalar) X(soft_cap)       \
-  X(moe_silu_mul) X(moe_relu2) X(sigmoid_gate_bf16) X(shared_expert_gate) X(mul_col_vec_f32)     \
-  X(attn_gate_split) X(qkv_split) X(embedding) X(cast_bf16) X(cast_f32) X(concat_mla_nope_rope)           \
-  X(index_select) X(index_copy) X(moe_router_topk) X(moe_combine)                                        \
-  X(matmul) X(matmul_bt) X(batched_matmul) X(matmul_nvfp4_fp4) X(scaled_fp4_quant)                       \
-  X(silu_mul_fp4_quant) X(silu_and_mul_fp4_quant) X(sigmoid_gate_fp4_quant)
+  X(moe_silu_mul) X(moe_relu2) X(sigmoid_gate_bf16) X(shared_expert_gate) X(mul_col_vec_f32)             \
+  X(attn_gate_split) X(qkv_split) X(embedding) X(cast_bf16) X(cast_f32) X(concat_mla_nope_rope)          \
+  X(index_select) X(index_copy) X(moe_router_topk) X(moe_combine) X(matmul) X(matmul_bt)                 \
+  X(batched_matmul) X(matmul_nvfp4_fp4) X(scaled_fp4_quant) X(silu_mul_fp4_quant)                        \
+  X(silu_and_mul_fp4_quant) X(sigmoid_gate_fp4_quant) X(rope_neox) X(rope_from_cache)                    \
+  X(rope_cos_sin_cache) X(fused_norm_rope) X(attn_qk_norm_rope_gate)
 
 #define VT_DECLARE(name) void Register_##name();
 VT_CUDA_OPS(VT_DECLARE)
