@@ -9,7 +9,9 @@ namespace vt::VT_CUDA_NS {
   X(rms_norm_gated_group) X(fused_chain) X(silu_and_mul) X(gelu_and_mul) X(mul_scalar) X(soft_cap)       \
   X(moe_silu_mul) X(moe_relu2) X(sigmoid_gate_bf16) X(shared_expert_gate) X(mul_col_vec_f32)     \
   X(attn_gate_split) X(qkv_split) X(embedding) X(cast_bf16) X(cast_f32) X(concat_mla_nope_rope)           \
-  X(index_select) X(index_copy) X(moe_router_topk) X(moe_combine)
+  X(index_select) X(index_copy) X(moe_router_topk) X(moe_combine)                                        \
+  X(causal_conv1d_fwd) X(causal_conv1d_update) X(causal_conv1d_spec_update) X(gdn_state_gather)          \
+  X(gdn_state_scatter) X(gdn_g_beta) X(gdn_conv_split) X(gdn_post_conv)
 
 #define VT_DECLARE(name) void Register_##name();
 VT_CUDA_OPS(VT_DECLARE)
