@@ -40,6 +40,14 @@ const std::map<std::string, CudaBytes>& Table() {
       // rope parts read cos/sin from a given table: no transcendental.
       {"fused_norm_rope", {K::kReordered, "block reduction of the latent row's sum of squares"}},
       {"attn_qk_norm_rope_gate", {K::kReordered, "warp reduction of each head's sum of squares"}},
+      // The conv window in the CPU's tap order; silu's exp is the only
+      // device-dependent step (conv_state is exact everywhere).
+      {"causal_conv1d_fwd", {K::kSameAsCpuOnEmu, "exp (silu)"}},
+      {"causal_conv1d_update", {K::kSameAsCpuOnEmu, "exp (silu)"}},
+      {"causal_conv1d_spec_update", {K::kSameAsCpuOnEmu, "exp (silu)"}},
+      // The GDN gate: exp, and log1pf (CUDA's, <= 1 ulp, on a device).
+      {"gdn_g_beta", {K::kSameAsCpuOnEmu, "exp, log1p (gate)"}},
+      {"gdn_post_conv", {K::kSameAsCpuOnEmu, "exp, log1p (gate); the l2 norm keeps the CPU's sequential sum"}},
   };
   return *table;
 }

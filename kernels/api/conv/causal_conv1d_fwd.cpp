@@ -16,7 +16,7 @@ void CausalConv1dFwd(const ExecContext& ctx, const Tensor& out, const Tensor& x,
   api::CheckConvNoOverlaps(c, out, x, weight, bias, conv_state,
                            {{&query_start_loc, "query_start_loc"}, {&has_initial_state, "has_initial_state"}});
   // The seed checked these inside the kernel; here they come before any write.
-  api::RequireCumulative(c, query_start_loc, "query_start_loc", x.shape[0], -1, "T = x.shape[0]");
+  api::RequireCumulative(c, ctx, query_start_loc, "query_start_loc", x.shape[0], -1, "T = x.shape[0]");
   GetKernel<kernel::CausalConv1dFwdFn>("causal_conv1d_fwd", ctx.backend)(ctx, out, x, weight, bias, conv_state,
                                                                          query_start_loc, has_initial_state, args);
 }

@@ -29,18 +29,19 @@ void CausalConv1dSpecUpdate(const ExecContext& ctx, const Tensor& out, const Ten
                             {&cu_seqlens, "cu_seqlens"}});
   // The row holds the widened window: (K-1) + (max_query_len - 1) taps.
   const int64_t max_query_len = conv_state.shape[2] - (k - 1) + 1;
-  api::RequireCumulative(c, cu_seqlens, "cu_seqlens", x.shape[0], max_query_len, "T = x.shape[0]");
+  api::RequireCumulative(c, ctx, cu_seqlens, "cu_seqlens", x.shape[0], max_query_len, "T = x.shape[0]");
+  const api::HostValues accepted(ctx, num_accepted_tokens);  // the values, readable on the host
   int64_t bad = -1;
   for (int64_t r = 0; r < requests && bad < 0; ++r) {
-    const int64_t a = api::MetaAt(num_accepted_tokens, r);
+    const int64_t a = api::MetaAt(*accepted, r);
     if (a < 1 || a > max_query_len) bad = r;
   }
   c.Require("num_accepted_tokens.range", bad < 0,
             bad < 0 ? std::string()
                     : "num_accepted_tokens[" + std::to_string(bad) + "] = " +
-                          std::to_string(api::MetaAt(num_accepted_tokens, bad)) + " is outside [1, max_query_len = " +
+                          std::to_string(api::MetaAt(*accepted, bad)) + " is outside [1, max_query_len = " +
                           std::to_string(max_query_len) + "]");
-  api::RequireSlots(c, conv_state_indices, "conv_state_indices", conv_state.shape[0], /*allow_null=*/true,
+  api::RequireSlots(c, ctx, conv_state_indices, "conv_state_indices", conv_state.shape[0], /*allow_null=*/true,
                     /*distinct=*/true);
   GetKernel<kernel::CausalConv1dSpecUpdateFn>("causal_conv1d_spec_update", ctx.backend)(
       ctx, out, x, weight, bias, conv_state, conv_state_indices, num_accepted_tokens, cu_seqlens, args);

@@ -23,7 +23,7 @@ void CausalConv1dUpdate(const ExecContext& ctx, const Tensor& out, const Tensor&
   }
   api::CheckConvNoOverlaps(c, out, x, weight, bias, conv_state, {{conv_state_indices, "conv_state_indices"}});
   if (conv_state_indices != nullptr) {
-    api::RequireSlots(c, *conv_state_indices, "conv_state_indices", slots, /*allow_null=*/true, /*distinct=*/true);
+    api::RequireSlots(c, ctx, *conv_state_indices, "conv_state_indices", slots, /*allow_null=*/true, /*distinct=*/true);
   }
   GetKernel<kernel::CausalConv1dUpdateFn>("causal_conv1d_update", ctx.backend)(ctx, out, x, weight, bias, conv_state,
                                                                                conv_state_indices, args);

@@ -92,8 +92,10 @@ int64_t MetaAt(const Tensor& t, int64_t k) {
   return v;
 }
 
-void RequireCumulative(const Checker& c, const Tensor& off, const char* name, int64_t total, int64_t max_step,
-                       const std::string& what) {
+void RequireCumulative(const Checker& c, const ExecContext& ctx, const Tensor& device_off, const char* name,
+                       int64_t total, int64_t max_step, const std::string& what) {
+  const HostValues host(ctx, device_off);  // the values, readable on the host
+  const Tensor& off = *host;
   const int64_t n = off.shape[0];
   const std::string nm(name);
   const int64_t first = n > 0 ? MetaAt(off, 0) : 0, last = n > 0 ? MetaAt(off, n - 1) : 0;
@@ -115,8 +117,10 @@ void RequireCumulative(const Checker& c, const Tensor& off, const char* name, in
   c.Require((nm + ".monotone").c_str(), bad < 0, msg);
 }
 
-void RequireSlots(const Checker& c, const Tensor& idx, const char* name, int64_t slots, bool allow_null,
-                  bool distinct) {
+void RequireSlots(const Checker& c, const ExecContext& ctx, const Tensor& device_idx, const char* name, int64_t slots,
+                  bool allow_null, bool distinct) {
+  const HostValues host(ctx, device_idx);  // the values, readable on the host
+  const Tensor& idx = *host;
   const int64_t n = idx.shape[0];
   const std::string nm(name);
   int64_t bad = -1;

@@ -1,7 +1,8 @@
 // Validation shared by the causal conv ops and the state-movement ops
 // (op-contracts 3.6, CheckConvCommon and the metadata helpers). Every check
 // only reads operands; metadata VALUES (offsets, slots, accepted counts) are
-// read here too, before any kernel runs (hazards H-1, H-2, H-3).
+// read here too, before any kernel runs (hazards H-1, H-2, H-3), through
+// api::HostValues: on a device backend they live in device memory.
 #pragma once
 
 #include <cstdint>
@@ -34,19 +35,23 @@ void CheckNoOverlaps(const Checker& c, const std::vector<Named>& written, const 
 void CheckConvNoOverlaps(const Checker& c, const Tensor& out, const Tensor& x, const Tensor& weight,
                          const Tensor* bias, const Tensor& conv_state, const std::vector<Named>& meta);
 
-// Element k of a rank-1 i8 / i32 metadata tensor (validated contiguous).
+// Element k of a rank-1 i8 / i32 metadata tensor (validated contiguous) whose
+// data the host can read: a host operand or an api::HostValues copy of a
+// device one (never a device pointer).
 int64_t MetaAt(const Tensor& t, int64_t k);
 
 // Cumulative offsets: off[0] == 0 and off[n-1] == total (site <name>.bounds),
 // non-decreasing with every step <= max_step (site <name>.monotone; max_step
 // < 0: unbounded).
-void RequireCumulative(const Checker& c, const Tensor& off, const char* name, int64_t total, int64_t max_step,
-                       const std::string& what);
+// The values are read through api::HostValues (a device operand is copied).
+void RequireCumulative(const Checker& c, const ExecContext& ctx, const Tensor& off, const char* name, int64_t total,
+                       int64_t max_step, const std::string& what);
 
 // Slot indices: every value < slots and, unless allow_null, >= 0 (site
 // <name>.range); every live (>= 0) value distinct when `distinct` (site
-// <name>.distinct; two rows on one slot race: H-2).
-void RequireSlots(const Checker& c, const Tensor& idx, const char* name, int64_t slots, bool allow_null,
-                  bool distinct);
+// <name>.distinct; two rows on one slot race: H-2). Read through
+// api::HostValues.
+void RequireSlots(const Checker& c, const ExecContext& ctx, const Tensor& idx, const char* name, int64_t slots,
+                  bool allow_null, bool distinct);
 
 }  // namespace vt::api

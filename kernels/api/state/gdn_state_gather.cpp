@@ -16,7 +16,7 @@ void GdnStateGather(const ExecContext& ctx, const Tensor& working, const Tensor&
   api::CheckNoOverlaps(c, {{&working, "working"}},
                        {{&cache, "cache"}, {&state_idx, "state_idx"}, {has_initial_state, "has_initial_state"}});
   // Repeats are legal here (reads); every index must name a slot.
-  api::RequireSlots(c, state_idx, "state_idx", cache.shape[0], /*allow_null=*/false, /*distinct=*/false);
+  api::RequireSlots(c, ctx, state_idx, "state_idx", cache.shape[0], /*allow_null=*/false, /*distinct=*/false);
   GetKernel<kernel::GdnStateGatherFn>("gdn_state_gather", ctx.backend)(ctx, working, cache, state_idx,
                                                                        has_initial_state);
 }

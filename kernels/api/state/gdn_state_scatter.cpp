@@ -11,7 +11,7 @@ void GdnStateScatter(const ExecContext& ctx, const Tensor& cache, const Tensor& 
   api::CheckStateMove(c, ctx, cache, working, state_idx);
   api::CheckNoOverlaps(c, {{&cache, "cache"}}, {{&working, "working"}, {&state_idx, "state_idx"}});
   // Two rows on one slot would race (H-2): refused, not "last wins".
-  api::RequireSlots(c, state_idx, "state_idx", cache.shape[0], /*allow_null=*/false, /*distinct=*/true);
+  api::RequireSlots(c, ctx, state_idx, "state_idx", cache.shape[0], /*allow_null=*/false, /*distinct=*/true);
   GetKernel<kernel::GdnStateScatterFn>("gdn_state_scatter", ctx.backend)(ctx, cache, working, state_idx);
 }
 
