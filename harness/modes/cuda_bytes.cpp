@@ -48,6 +48,19 @@ const std::map<std::string, CudaBytes>& Table() {
       // The GDN gate: exp, and log1pf (CUDA's, <= 1 ulp, on a device).
       {"gdn_g_beta", {K::kSameAsCpuOnEmu, "exp, log1p (gate)"}},
       {"gdn_post_conv", {K::kSameAsCpuOnEmu, "exp, log1p (gate); the l2 norm keeps the CPU's sequential sum"}},
+      // The attention rows keep the CPU's three passes in key order
+      // (cuda/attn/attend_row.cuh); exp is the only difference on a device.
+      {"attention", {K::kSameAsCpuOnEmu, "exp (softmax)"}},
+      {"attention_dense_fast", {K::kSameAsCpuOnEmu, "exp (softmax)"}},
+      {"attention_cross", {K::kSameAsCpuOnEmu, "exp (softmax)"}},
+      {"dflash_block_attention", {K::kSameAsCpuOnEmu, "exp (softmax)"}},
+      {"dflash_paged_block_attention", {K::kSameAsCpuOnEmu, "exp (softmax)"}},
+      // The flash kernels (cuda/attn/flash_tile.cuh): an online softmax over
+      // 16-key tiles - a running max with rescale, the normalization per tile
+      // (FA1) or once at the end (FA2) - instead of the CPU's three passes;
+      // held to the flash entries' rule (harness/catalog/attn/attention.cpp).
+      {"attention_dense_flash", {K::kReordered, "online softmax over key tiles (FlashAttention-1 update)"}},
+      {"attention_dense_fa2", {K::kReordered, "online softmax over key tiles (FlashAttention-2 update)"}},
   };
   return *table;
 }

@@ -1,8 +1,11 @@
 // Catalog entry: attention (dense GQA softmax attention over one packed
 // sequence, causal or not), and the spec its CUDA-variant names reuse.
+#include <optional>
+
 #include "harness/catalog/attn/attn_entry.h"
 #include "harness/catalog/catalog.h"
 #include "oracles/attn/attention.h"
+#include "oracles/attn/online_attention.h"
 #include "vt/ops.h"
 
 namespace vt::conform {
@@ -62,6 +65,51 @@ Case AsOneRequest(const Case& c) {
   return d;
 }
 
+// attention_dense_flash / _fa2 run on CUDA as an online softmax over key
+// tiles (FlashAttention-1 / -2 updates, kernels/cuda/attn/flash_tile.cuh).
+std::optional<oracle::OnlineUpdate> FlashUpdate(const std::string& name) {
+  if (name == "attention_dense_flash") return oracle::OnlineUpdate::kFa1;
+  if (name == "attention_dense_fa2") return oracle::OnlineUpdate::kFa2;
+  return std::nullopt;
+}
+
+// The tolerance of the flash names. The baseline rule bounds a kernel by
+// c = 2 x the error of a faithful f32 evaluation of the op; these names have
+// two: the spec's three passes (oracle<float>: the CPU kernel they share
+// with attention, and its f32_definition bytes) and the online softmax the
+// CUDA kernels run (online<float>: oracles/attn/online_attention.h, the same
+// 16-key tiles, update and rounding points). The online order rounds at
+// other points - a rescale factor exp(m_old - m) per tile whose max moved,
+// the weights relative to a running max, the normalization at the end
+// (FA2) or per tile (FA1) - so its own error, not the three-pass one, is
+// the reference it must be held to; on a tiny output (one row, two keys)
+// the two orders' errors are independent draws and either may be the
+// smaller. Hence e = 2 x max(worst three-pass error, worst online error),
+// per element before the store, then out's rounding: never tighter than
+// attention's rule (the CPU kernel registered under these names passes),
+// never more than twice the worse faithful evaluation. c = 2 as for
+// attention: on cuda-emu the kernel's bytes ARE online<float>'s (unit test
+// AttentionFlashBaseline.KernelIsTheOnlineReference), on a device only exp
+// differs (<= 0.5 ulp + 2^-29 per call, docs/cuda.md). Sharpness: a
+// dropped rescale of the running max and a one-ulp-per-key-step drift fail
+// it (unit test AttentionFlashBaseline.PlantedDriftsFail), as do the
+// mutants cuda-attn-flash-* (lost rescale, missing barriers).
+std::vector<OutputSpec> FlashOutputs(const Case&) {
+  return {{"out", Bound("the baseline rule over both faithful f32 orders: |kernel - oracle<double>| <= 2 x "
+                        "max(max|oracle<float> - oracle<double>|, max|online<float> - oracle<double>|) (f32, "
+                        "before the store), then out's rounding; online<float> = the CUDA kernel's online "
+                        "softmax over 16-key tiles (running max with rescale), whose rounding points differ "
+                        "from the three passes'; c = 2: the kernel is online<float> on cuda-emu, exp is its "
+                        "only difference on a device; a dropped rescale or a one-ulp-per-key drift fails "
+                        "(AttentionFlashBaseline unit test, mutants cuda-attn-flash-*)")}};
+}
+
+std::vector<float> EvalOnline(const Case& c, oracle::OnlineUpdate rule) {
+  return oracle::AttentionOnline<float>(attn_entry::ShapeOf(c), entry::Vals(c, "query"), entry::Vals(c, "key"),
+                                        entry::Vals(c, "value"), c.params.F32("scale"), c.params.Flag("causal"),
+                                        attn_entry::kFlashKeyTile, rule);
+}
+
 }  // namespace
 
 namespace attn_entry {
@@ -84,6 +132,12 @@ OpSpec DenseAttentionSpec(const std::string& name) {
                         "window)",
                         nullptr, "dflash_block_attention", AsOneRequest, {{"out", "out"}})},
   });
+  if (const std::optional<oracle::OnlineUpdate> rule = FlashUpdate(name)) {
+    s.oracle = [rule = *rule](const Case& c) {
+      return BaselineResult(c, Eval<double>(c), std::vector<std::vector<float>>{Eval<float>(c), EvalOnline(c, rule)});
+    };
+    s.outputs = FlashOutputs;
+  }
   if (name != "attention") {
     s.claims.push_back(SameAs("same_as_attention", name + " == attention, bit for bit (one CPU kernel)", nullptr,
                               "attention",

@@ -59,9 +59,21 @@ oracle::AttnShape ShapeOf(const Case& c, const std::string& key = "key");
 // The baseline rule for `out` (docs/ops/attn.md): |kernel - oracle<double>| <=
 // kBaselineC * max|oracle<float> - oracle<double>|.
 inline constexpr double kBaselineC = 2.0;
+// The CUDA flash kernels' key tile (Bc: kernels/cuda/attn/flash_tile.cuh
+// kKeyTile), where their online softmax rescales: the tile of the
+// same-precision reference their rule is derived from (attention.cpp). The
+// unit test AttentionFlashBaseline.* holds the kernels' bytes to that
+// reference, so the two constants cannot drift apart unseen.
+inline constexpr int64_t kFlashKeyTile = 16;
 std::vector<OutputSpec> BaselineOutputs(const Case& c);
 // oracle<double> and oracle<float> of `out` -> the baseline rule's Expected.
 OracleResult BaselineResult(const Case& c, const std::vector<double>& truth, const std::vector<float>& f32);
+// The same rule over several same-precision references - faithful f32
+// evaluations of the op in different orders (attention_dense_flash / _fa2:
+// the spec's three passes and the CUDA kernels' online softmax): e =
+// kBaselineC x the largest of their worst errors.
+OracleResult BaselineResult(const Case& c, const std::vector<double>& truth,
+                            const std::vector<std::vector<float>>& refs);
 
 // The request blocks' offsets [0, b0, b0+b1, ...] (knob "blocks").
 std::vector<int64_t> BlockOffsets(const Params& p);

@@ -7,6 +7,7 @@
 #include "harness/catalog/attn/attn_entry.h"
 #include "harness/catalog/catalog.h"
 #include "oracles/attn/dflash_block_attention.h"
+#include "vt/device.h"
 #include "vt/ops.h"
 
 namespace vt::conform {
@@ -38,9 +39,17 @@ void Build(Case& c) {
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) {
   const Params& p = ws.params();
+  // The catalog's tensor lives where the workspace put it: on a device
+  // backend (the cuda mode) it is read back through the backend's copy, never
+  // dereferenced on the host.
   const vt::Tensor& cut = ws["cu_seqlens"];
   std::vector<int32_t> cu(static_cast<size_t>(cut.Numel()));
-  if (!cu.empty()) std::memcpy(cu.data(), cut.data, cu.size() * 4);
+  const vt::DeviceApi* device = cut.device.type == vt::DeviceType::kCPU ? nullptr : vt::FindDeviceApi(ctx.backend);
+  if (!cu.empty() && device != nullptr) {
+    device->to_host(cu.data(), cut.data, cu.size() * 4);
+  } else if (!cu.empty()) {
+    std::memcpy(cu.data(), cut.data, cu.size() * 4);
+  }
   vt::DFlashBlockAttentionArgs a;
   a.scale = p.F32("scale");
   a.causal = p.Flag("causal");

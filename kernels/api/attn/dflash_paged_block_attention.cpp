@@ -1,7 +1,9 @@
 // dflash_paged_block_attention validator. Beyond the shapes, it reads every
 // metadata value the kernel will use and refuses the call before any write
 // (hazard H-1: the reference trusted cu_seqlens bounds and order, context
-// lengths, page ids, and the page height equal to block_size).
+// lengths, page ids, and the page height equal to block_size). The metadata
+// may live in a device backend's memory: its values are read through a host
+// copy (api::HostValues), never through the operand's own pointer.
 #include <cstring>
 #include <vector>
 
@@ -12,9 +14,11 @@
 namespace vt {
 namespace {
 
-std::vector<int32_t> ReadI32(const Tensor& t) {
-  std::vector<int32_t> v(static_cast<size_t>(t.Numel()));
-  if (!v.empty()) std::memcpy(v.data(), t.data, v.size() * 4);
+// The values of a contiguous i32 operand, read on the host.
+std::vector<int32_t> ReadI32(const ExecContext& ctx, const Tensor& device_t) {
+  const api::HostValues host(ctx, device_t);
+  std::vector<int32_t> v(static_cast<size_t>(host->Numel()));
+  if (!v.empty()) std::memcpy(v.data(), host->data, v.size() * 4);
   return v;
 }
 
@@ -76,7 +80,8 @@ void DFlashPagedBlockAttention(const ExecContext& ctx, const Tensor& out, const 
   }
 
   // Metadata values (now known to be i32, contiguous and of the right length).
-  const std::vector<int32_t> cu = ReadI32(cu_seqlens), lens = ReadI32(seq_lens), table = ReadI32(block_table);
+  const std::vector<int32_t> cu = ReadI32(ctx, cu_seqlens), lens = ReadI32(ctx, seq_lens),
+                             table = ReadI32(ctx, block_table);
   api::CheckCuSeqlens(c, "cu_seqlens", cu.data(), reqs, dims.tq, "N");
   const int64_t max_pages = block_table.shape[1], pages = ctx_key.shape[0];
   int64_t bad_len = -1, bad_page_req = -1, bad_page = -1;

@@ -14,7 +14,9 @@ namespace vt::VT_CUDA_NS {
   X(silu_and_mul_fp4_quant) X(sigmoid_gate_fp4_quant) X(rope_neox) X(rope_from_cache)                    \
   X(rope_cos_sin_cache) X(fused_norm_rope) X(attn_qk_norm_rope_gate) X(causal_conv1d_fwd)                \
   X(causal_conv1d_update) X(causal_conv1d_spec_update) X(gdn_state_gather) X(gdn_state_scatter)          \
-  X(gdn_g_beta) X(gdn_conv_split) X(gdn_post_conv)
+  X(gdn_g_beta) X(gdn_conv_split) X(gdn_post_conv) X(attention) X(attention_dense_fast)                  \
+  X(attention_dense_flash) X(attention_dense_fa2) X(attention_cross) X(dflash_block_attention)           \
+  X(dflash_paged_block_attention)
 
 #define VT_DECLARE(name) void Register_##name();
 VT_CUDA_OPS(VT_DECLARE)
