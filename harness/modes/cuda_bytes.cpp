@@ -29,6 +29,16 @@ const std::map<std::string, CudaBytes>& Table() {
       {"sigmoid_gate_bf16", {K::kSameAsCpuOnEmu, "exp"}},
       {"shared_expert_gate", {K::kSameAsCpuOnEmu, "exp"}},
       {"moe_router_topk", {K::kSameAsCpuOnEmu, "exp (softmax, sigmoid)"}},
+      // The delta-rule recurrences keep the CPU's order (a thread per value
+      // row, each dot sequential in Dk; cuda/gdn/delta_rule.cuh): only the
+      // gate's exp (and log1p: log1pf, the device's own, 1 ulp) may round
+      // differently on a device.
+      {"gdn_prefill", {K::kSameAsCpuOnEmu, "exp (the decay)"}},
+      {"gdn_decode", {K::kSameAsCpuOnEmu, "exp (the decay)"}},
+      {"gdn_spec_decode", {K::kSameAsCpuOnEmu, "exp (the decay)"}},
+      {"gdn_packed_decode", {K::kSameAsCpuOnEmu, "exp, log1p (the gate), sigmoid"}},
+      {"kda_gated_delta_rule", {K::kSameAsCpuOnEmu, "exp (the per-channel decay)"}},
+      {"kda_chunk_prefill", {K::kSameAsCpuOnEmu, "exp, log1p (the fused gate)"}},
   };
   return *table;
 }
