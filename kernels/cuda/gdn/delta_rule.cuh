@@ -148,7 +148,7 @@ __device__ __forceinline__ void GdnToken(const Tokens& a, const Shared& s, const
   for (int64_t r = threadIdx.x; r < u.rows; r += blockDim.x) {
     Store(a.out, first + r, GdnRow(s.tile + r * p.pitch, s.q, s.k, a.dk, decay, Load(a.v, first + r), beta));
   }
-  __syncthreads();
+  __syncthreads();  // every row updated: the tile may be read whole, q / k restaged
 }
 
 inline Tokens TokensOf(const Tensor& out, const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& g,

@@ -54,7 +54,7 @@ __device__ __forceinline__ void KdaToken(const dr::Tokens& a, const Gate& gate, 
   for (int64_t r = threadIdx.x; r < u.rows; r += blockDim.x) {
     Store(a.out, first + r, KdaRow(s.tile + r * p.pitch, s.q, s.k, s.extra, a.dk, Load(a.v, first + r), beta));
   }
-  __syncthreads();
+  __syncthreads();  // every row updated: the tile may be read whole, the vectors restaged
 }
 
 template <class Gate>
