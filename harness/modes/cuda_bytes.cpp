@@ -31,8 +31,8 @@ const std::map<std::string, CudaBytes>& Table() {
       {"moe_router_topk", {K::kSameAsCpuOnEmu, "exp (softmax, sigmoid)"}},
       // The delta-rule recurrences keep the CPU's order (a thread per value
       // row, each dot sequential in Dk; cuda/gdn/delta_rule.cuh): only the
-      // gate's exp (and log1p: log1pf, the device's own, 1 ulp) may round
-      // differently on a device.
+      // gate's exp (and log1p) may round differently on a device, where
+      // both are the double functions rounded once (cuda/core/access.cuh).
       {"gdn_prefill", {K::kSameAsCpuOnEmu, "exp (the decay)"}},
       {"gdn_decode", {K::kSameAsCpuOnEmu, "exp (the decay)"}},
       {"gdn_spec_decode", {K::kSameAsCpuOnEmu, "exp (the decay)"}},

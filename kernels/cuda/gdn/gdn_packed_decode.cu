@@ -31,10 +31,9 @@ struct Packed {
 };
 
 // softplus with the packed kernel's guard: x <= 20 ? log1p(exp(min(x, 20))) : x.
-// log1pf: the host's libm on cuda-emu (as the CPU's std::log1p(float)).
 __device__ __forceinline__ float SoftplusGuarded(float x) {
   const float c = 20.0f < x ? 20.0f : x;
-  return x <= 20.0f ? log1pf(ExpF(c)) : x;
+  return x <= 20.0f ? Log1pF(ExpF(c)) : x;
 }
 
 // The L2 factor of v[0, dk): 1 / sqrt(sum v^2 + 1e-6) * extra, the sum added

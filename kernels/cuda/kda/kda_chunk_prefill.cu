@@ -13,9 +13,8 @@
 namespace vt::VT_CUDA_NS {
 namespace {
 
-// softplus with threshold 20 (cpu/gdn/gdn_gate.h SoftplusGuard20). log1pf:
-// the host's libm on cuda-emu, as the CPU's std::log1p(float).
-__device__ __forceinline__ float SoftplusGuard20(float x) { return x > 20.0f ? x : log1pf(ExpF(x)); }
+// softplus with threshold 20 (cpu/gdn/gdn_gate.h SoftplusGuard20).
+__device__ __forceinline__ float SoftplusGuard20(float x) { return x > 20.0f ? x : Log1pF(ExpF(x)); }
 
 struct RawGate {
   const float* raw;    // g_raw [T,Hv,Dk]
