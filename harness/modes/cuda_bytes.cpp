@@ -61,6 +61,16 @@ const std::map<std::string, CudaBytes>& Table() {
       // held to the flash entries' rule (harness/catalog/attn/attention.cpp).
       {"attention_dense_flash", {K::kReordered, "online softmax over key tiles (FlashAttention-1 update)"}},
       {"attention_dense_fa2", {K::kReordered, "online softmax over key tiles (FlashAttention-2 update)"}},
+      // The delta-rule recurrences keep the CPU's order (a thread per value
+      // row, each dot sequential in Dk; cuda/gdn/delta_rule.cuh): only the
+      // gate's exp (and log1p) may round differently on a device, where
+      // both are the double functions rounded once (cuda/core/access.cuh).
+      {"gdn_prefill", {K::kSameAsCpuOnEmu, "exp (the decay)"}},
+      {"gdn_decode", {K::kSameAsCpuOnEmu, "exp (the decay)"}},
+      {"gdn_spec_decode", {K::kSameAsCpuOnEmu, "exp (the decay)"}},
+      {"gdn_packed_decode", {K::kSameAsCpuOnEmu, "exp, log1p (the gate), sigmoid"}},
+      {"kda_gated_delta_rule", {K::kSameAsCpuOnEmu, "exp (the per-channel decay)"}},
+      {"kda_chunk_prefill", {K::kSameAsCpuOnEmu, "exp, log1p (the fused gate)"}},
   };
   return *table;
 }

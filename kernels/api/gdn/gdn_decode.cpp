@@ -18,7 +18,7 @@ void GdnDecode(const ExecContext& ctx, const Tensor& out, const Tensor& q, const
     c.NoOverlap(out, "out", *state_idx, "state_idx");
     c.NoOverlap(state, "state", *state_idx, "state_idx");
     // A cache smaller than the batch is legal: NULL rows address no slot.
-    api::CheckLiveSlots(c, api::ReadI32(*state_idx), d.slots, "state_idx");
+    api::CheckLiveSlots(c, api::ReadI32(ctx, *state_idx), d.slots, "state_idx");
   }
   GetKernel<kernel::GdnDecodeFn>("gdn_decode", ctx.backend)(ctx, out, q, k, v, g, beta, state,
                                                             state_idx, args);

@@ -66,7 +66,7 @@ void GdnPackedDecode(const ExecContext& ctx, const Tensor& out, const Tensor& mi
     c.NoOverlap(state, "state", *inputs[i], input_names[i]);
   }
   c.NoOverlap(out, "out", state, "state");
-  api::CheckLiveSlots(c, api::ReadI32(state_idx), slots, "state_idx");
+  api::CheckLiveSlots(c, api::ReadI32(ctx, state_idx), slots, "state_idx");
   GetKernel<kernel::GdnPackedDecodeFn>("gdn_packed_decode", ctx.backend)(
       ctx, out, mixed_qkv, a, b, a_log, dt_bias, state, state_idx, args);
 }

@@ -12,7 +12,7 @@ void GdnPrefill(const ExecContext& ctx, const Tensor& out, const Tensor& q, cons
   api::CheckI32Vector(c, ctx, query_start_loc, "query_start_loc", d.slots + 1);
   c.NoOverlap(out, "out", query_start_loc, "query_start_loc");
   c.NoOverlap(state, "state", query_start_loc, "query_start_loc");
-  api::CheckCumulative(c, query_start_loc, "query_start_loc", d.t);
+  api::CheckCumulative(c, ctx, query_start_loc, "query_start_loc", d.t);
   GetKernel<kernel::GdnPrefillFn>("gdn_prefill", ctx.backend)(ctx, out, q, k, v, g, beta, state,
                                                               query_start_loc, args);
 }

@@ -65,16 +65,17 @@ void CheckI32Vector(const Checker& c, const ExecContext& ctx, const Tensor& t, c
   c.Contiguous(t, name);
 }
 
-std::vector<int32_t> ReadI32(const Tensor& t) {
+std::vector<int32_t> ReadI32(const ExecContext& ctx, const Tensor& t) {
+  const HostValues host(ctx, t);
   const int64_t n = t.Numel();
   std::vector<int32_t> v(static_cast<std::size_t>(n));
-  for (int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = t.Ptr<int32_t>()[i];
+  for (int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = host->Ptr<int32_t>()[i];
   return v;
 }
 
-std::vector<int32_t> CheckCumulative(const Checker& c, const Tensor& t, const char* name,
-                                     int64_t total) {
-  const std::vector<int32_t> v = ReadI32(t);
+std::vector<int32_t> CheckCumulative(const Checker& c, const ExecContext& ctx, const Tensor& t,
+                                     const char* name, int64_t total) {
+  const std::vector<int32_t> v = ReadI32(ctx, t);
   const std::string n(name);
   c.Require((n + ".bounds").c_str(), !v.empty() && v.front() == 0 && v.back() == total,
             n + " must start at 0 and end at the token count " + std::to_string(total));

@@ -28,16 +28,17 @@ void CheckI32Vector(const Checker& c, const ExecContext& ctx, const Tensor& t, c
                     int64_t n);
 
 // Cumulative offsets: first 0, last `total`, non-decreasing. Sites
-// <name>.bounds and <name>.monotonic.
-std::vector<int32_t> CheckCumulative(const Checker& c, const Tensor& t, const char* name,
-                                     int64_t total);
+// <name>.bounds and <name>.monotonic. Reads the values (ReadI32).
+std::vector<int32_t> CheckCumulative(const Checker& c, const ExecContext& ctx, const Tensor& t,
+                                     const char* name, int64_t total);
 
 // Every live (>= 0) slot < slots (site <name>.range) and no live slot twice
 // (site <name>.distinct). NULL (< 0) entries may repeat.
 void CheckLiveSlots(const Checker& c, const std::vector<int32_t>& idx, int64_t slots,
                     const char* name);
 
-// The values of a validated i32 tensor, row-major.
-std::vector<int32_t> ReadI32(const Tensor& t);
+// The values of a validated i32 tensor, row-major, read on the host: through
+// HostValues, so a device operand is copied, never dereferenced (check.h).
+std::vector<int32_t> ReadI32(const ExecContext& ctx, const Tensor& t);
 
 }  // namespace vt::api

@@ -25,20 +25,20 @@ void GdnSpecDecode(const ExecContext& ctx, const Tensor& out, const Tensor& q, c
     c.NoOverlap(out, "out", *meta[i], meta_names[i]);
     c.NoOverlap(state, "state", *meta[i], meta_names[i]);
   }
-  const std::vector<int32_t> cu = api::CheckCumulative(c, cu_seqlens, "cu_seqlens", d.t);
+  const std::vector<int32_t> cu = api::CheckCumulative(c, ctx, cu_seqlens, "cu_seqlens", d.t);
   bool fits = true;
   for (int64_t r = 0; r < reqs; ++r) fits = fits && cu[r + 1] - cu[r] <= cols;
   c.Require("cu_seqlens.length", fits,
             "every request's token count must be <= state_indices' " + std::to_string(cols) +
                 " columns (one snapshot slot per token)");
   bool accepted_ok = true;
-  for (int32_t a : api::ReadI32(num_accepted_tokens)) accepted_ok = accepted_ok && a >= 1 && a <= cols;
+  for (int32_t a : api::ReadI32(ctx, num_accepted_tokens)) accepted_ok = accepted_ok && a >= 1 && a <= cols;
   c.Require("num_accepted_tokens.range", accepted_ok,
             "num_accepted_tokens must be in [1, " + std::to_string(cols) + "]");
   // One slot, one writer: across the whole table, so that neither two
   // requests' snapshots nor one request's start slot and another's snapshot
   // can meet (op-contracts H-2).
-  api::CheckLiveSlots(c, api::ReadI32(state_indices), d.slots, "state_indices");
+  api::CheckLiveSlots(c, api::ReadI32(ctx, state_indices), d.slots, "state_indices");
   GetKernel<kernel::GdnSpecDecodeFn>("gdn_spec_decode", ctx.backend)(
       ctx, out, q, k, v, g, beta, state, cu_seqlens, state_indices, num_accepted_tokens, args);
 }

@@ -83,8 +83,12 @@ inline void CheckKda(const Checker& c, const ExecContext& ctx, const Tensor& out
   // The values (after the overlap checks: an out or state bound over
   // query_start_loc would have changed them): tile [0, T) in order, empty
   // sequences allowed.
+  // Read through HostValues: on a device backend qsl is device memory.
   std::vector<int32_t> loc(static_cast<std::size_t>(n + 1));
-  if (n + 1 > 0) std::memcpy(loc.data(), qsl.data, loc.size() * sizeof(int32_t));
+  if (n + 1 > 0) {
+    const HostValues host(ctx, qsl);
+    std::memcpy(loc.data(), host->data, loc.size() * sizeof(int32_t));
+  }
   c.Require("query_start_loc.bounds", loc.front() == 0 && loc.back() == t,
             "query_start_loc must start at 0 and end at T = " + std::to_string(t) + ", got " +
                 std::to_string(loc.front()) + " .. " + std::to_string(loc.back()));

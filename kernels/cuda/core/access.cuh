@@ -151,4 +151,19 @@ __device__ __forceinline__ float SqrtF(float x) {
 __device__ __forceinline__ float SiluF(float z) { return z / (1.0f + ExpF(-z)); }
 __device__ __forceinline__ float SigmoidF(float z) { return 1.0f / (1.0f + ExpF(-z)); }
 
+// log1p, as exp: the host's libm on cuda-emu (the CPU kernels'
+// std::log1p(float)); on the device the double function rounded once, not the
+// device's log1pf (1 ulp, an f32 FMA polynomial). The GDN / KDA gates' softplus.
+__device__ __forceinline__ float Log1pF(float x) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<float>(::log1p(static_cast<double>(x)));
+#else
+  return std::log1p(x);
+#endif
+}
+
+// softplus with upstream's threshold (cpu/gdn/gdn_gate.h SoftplusGuard20):
+// past 20, softplus(x) == x in f32.
+__device__ __forceinline__ float SoftplusGuard20(float x) { return x > 20.0f ? x : Log1pF(ExpF(x)); }
+
 }  // namespace vt::VT_CUDA_NS

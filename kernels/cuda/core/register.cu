@@ -16,7 +16,8 @@ namespace vt::VT_CUDA_NS {
   X(causal_conv1d_update) X(causal_conv1d_spec_update) X(gdn_state_gather) X(gdn_state_scatter)          \
   X(gdn_g_beta) X(gdn_conv_split) X(gdn_post_conv) X(attention) X(attention_dense_fast)                  \
   X(attention_dense_flash) X(attention_dense_fa2) X(attention_cross) X(dflash_block_attention)           \
-  X(dflash_paged_block_attention)
+  X(dflash_paged_block_attention) X(gdn_prefill) X(gdn_decode) X(gdn_spec_decode) X(gdn_packed_decode)   \
+  X(kda_gated_delta_rule) X(kda_chunk_prefill)
 
 #define VT_DECLARE(name) void Register_##name();
 VT_CUDA_OPS(VT_DECLARE)

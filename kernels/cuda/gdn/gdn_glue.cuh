@@ -10,15 +10,6 @@
 
 namespace vt::VT_CUDA_NS {
 
-// log1p(x) in f32: log1pf on both sides. On cuda-emu the host libm, as the
-// CPU kernel (std::log1p on a float); on a device CUDA's log1pf, 1 ulp at
-// most (CUDA C Programming Guide, single-precision functions), inside the
-// Bounded model's 2 ulps for log1p (oracles/scalar.h kLog1pUlps).
-__device__ __forceinline__ float Log1pF(float x) { return log1pf(x); }
-
-// upstream's softplus threshold: past 20, softplus(x) == x in f32.
-__device__ __forceinline__ float SoftplusGuard20(float x) { return x > 20.0f ? x : Log1pF(ExpF(x)); }
-
 // The gate of token t, value head h: g = (-exp(a_log[h])) * softplus(a + dt_bias[h]),
 // beta = 1 / (1 + exp(-b)). a, b [T,Hv] share a dtype (row strides free);
 // a_log, dt_bias [Hv] f32; g, beta [T,Hv] f32 contiguous. One thread per
