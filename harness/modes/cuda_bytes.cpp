@@ -29,6 +29,11 @@ const std::map<std::string, CudaBytes>& Table() {
       {"sigmoid_gate_bf16", {K::kSameAsCpuOnEmu, "exp"}},
       {"shared_expert_gate", {K::kSameAsCpuOnEmu, "exp"}},
       {"moe_router_topk", {K::kSameAsCpuOnEmu, "exp (softmax, sigmoid)"}},
+      // Mamba2: the CPU's stages, sums and handover rounding kept element by
+      // element (cuda/mamba/*.cu); exp in the decays and silu, exp and
+      // log1p in dt's softplus.
+      {"mamba2_chunk_scan", {K::kSameAsCpuOnEmu, "exp (decays, silu), exp / log1p (softplus)"}},
+      {"mamba2_state_update", {K::kSameAsCpuOnEmu, "exp (decay, silu), exp / log1p (softplus)"}},
   };
   return *table;
 }

@@ -151,4 +151,16 @@ __device__ __forceinline__ float SqrtF(float x) {
 __device__ __forceinline__ float SiluF(float z) { return z / (1.0f + ExpF(-z)); }
 __device__ __forceinline__ float SigmoidF(float z) { return 1.0f / (1.0f + ExpF(-z)); }
 
+
+// log1p (the Mamba2 / GDN softplus): as ExpF, the host libm on cuda-emu and
+// the double function rounded once on the device (<= 0.5 ulp + 2^-29 ulp,
+// inside the Bounded model's 1 ulp for log1pf).
+__device__ __forceinline__ float Log1pF(float x) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<float>(::log1p(static_cast<double>(x)));
+#else
+  return std::log1p(x);
+#endif
+}
+
 }  // namespace vt::VT_CUDA_NS
