@@ -8,7 +8,7 @@
 # rounding where the CPU has two) breaks the tolerance model or the byte
 # equality with the CPU on the device while the host build still passes.
 # docs/cuda.md ("Numerics") lists what device code may use: IEEE + - * /,
-# __fsqrt_rn, and exp/tanh through double on the device.
+# __fsqrt_rn, and exp/tanh/log1p through double on the device.
 if(NOT ROOT)
   message(FATAL_ERROR "check_cuda_source: pass -DROOT=<checkout>")
 endif()

@@ -71,6 +71,11 @@ const std::map<std::string, CudaBytes>& Table() {
       {"gdn_packed_decode", {K::kSameAsCpuOnEmu, "exp, log1p (the gate), sigmoid"}},
       {"kda_gated_delta_rule", {K::kSameAsCpuOnEmu, "exp (the per-channel decay)"}},
       {"kda_chunk_prefill", {K::kSameAsCpuOnEmu, "exp, log1p (the fused gate)"}},
+      // Mamba2: the CPU's stages, sums and handover rounding kept element by
+      // element (cuda/mamba/*.cu); exp in the decays and silu, exp and
+      // log1p in dt's softplus.
+      {"mamba2_chunk_scan", {K::kSameAsCpuOnEmu, "exp (decays, silu), exp / log1p (softplus)"}},
+      {"mamba2_state_update", {K::kSameAsCpuOnEmu, "exp (decay, silu), exp / log1p (softplus)"}},
   };
   return *table;
 }

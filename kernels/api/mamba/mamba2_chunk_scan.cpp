@@ -28,13 +28,13 @@ void CheckArgs(const api::Checker& c, const Mamba2Args& args) {
 // The metadata values: chunks tile [0, T) in order, each inside the sequence
 // seq_idx names, sequences tile [0, T) and are non-empty, last_chunk_indices
 // names each sequence's last chunk.
-void CheckMetadata(const api::Checker& c, int64_t T, int64_t cs, const Tensor& cu_seqlens,
+void CheckMetadata(const api::Checker& c, const ExecContext& ctx, int64_t T, int64_t cs, const Tensor& cu_seqlens,
                    const Tensor& cu_chunk_seqlens, const Tensor& last_chunk_indices,
                    const Tensor& seq_idx) {
-  const std::vector<int32_t> cus = api::mamba::ReadI32(cu_seqlens);
-  const std::vector<int32_t> ccs = api::mamba::ReadI32(cu_chunk_seqlens);
-  const std::vector<int32_t> lci = api::mamba::ReadI32(last_chunk_indices);
-  const std::vector<int32_t> sidx = api::mamba::ReadI32(seq_idx);
+  const std::vector<int32_t> cus = api::mamba::ReadI32(ctx, cu_seqlens);
+  const std::vector<int32_t> ccs = api::mamba::ReadI32(ctx, cu_chunk_seqlens);
+  const std::vector<int32_t> lci = api::mamba::ReadI32(ctx, last_chunk_indices);
+  const std::vector<int32_t> sidx = api::mamba::ReadI32(ctx, seq_idx);
   const int64_t S = static_cast<int64_t>(lci.size()), n = static_cast<int64_t>(sidx.size());
 
   c.Require("cu_chunk_seqlens.bounds", ccs.front() == 0 && ccs.back() == T,
@@ -147,8 +147,8 @@ void Mamba2ChunkScan(const ExecContext& ctx, const Tensor& out, const Tensor& fi
     c.NoOverlap(final_states, "final_states", *t, name);
   }
 
-  CheckMetadata(c, T, args.chunk_size, cu_seqlens, cu_chunk_seqlens, last_chunk_indices, seq_idx);
-  m::ANegative(c, A);
+  CheckMetadata(c, ctx, T, args.chunk_size, cu_seqlens, cu_chunk_seqlens, last_chunk_indices, seq_idx);
+  m::ANegative(c, ctx, A);
   GetKernel<kernel::Mamba2ChunkScanFn>("mamba2_chunk_scan", ctx.backend)(
       ctx, out, final_states, x, dt, A, B, C, D, z, dt_bias, initial_states, cu_seqlens,
       cu_chunk_seqlens, last_chunk_indices, seq_idx, args);

@@ -47,11 +47,11 @@ void Mamba2StateUpdate(const ExecContext& ctx, const Tensor& out, const Tensor& 
     c.NoOverlap(state, "state", *t, name);
   }
 
-  m::ANegative(c, A);
+  m::ANegative(c, ctx, A);
   if (state_indices != nullptr) {
     std::vector<int32_t> live;
     bool in_range = true;
-    for (int32_t s : m::ReadI32(*state_indices)) {
+    for (int32_t s : m::ReadI32(ctx, *state_indices)) {
       if (s < 0) continue;  // NULL row: touches no slot, may repeat
       in_range = in_range && s < S;
       live.push_back(s);

@@ -33,7 +33,9 @@ void IndexVector(const Checker& c, const ExecContext& ctx, const Tensor& t, cons
   c.Contiguous(t, name);
 }
 
-void ANegative(const Checker& c, const Tensor& A) {
+void ANegative(const Checker& c, const ExecContext& ctx, const Tensor& device_A) {
+  const HostValues host(ctx, device_A);  // the values, readable on the host
+  const Tensor& A = *host;
   const float* a = static_cast<const float*>(A.data);
   int64_t bad = -1;
   for (int64_t h = 0; h < A.shape[0] && bad < 0; ++h) {
@@ -79,7 +81,9 @@ SsmDims SsmOperands(const Checker& c, const ExecContext& ctx, const Tensor& x, c
   return d;
 }
 
-std::vector<int32_t> ReadI32(const Tensor& t) {
+std::vector<int32_t> ReadI32(const ExecContext& ctx, const Tensor& device_t) {
+  const HostValues host(ctx, device_t);  // the values, readable on the host
+  const Tensor& t = *host;
   std::vector<int32_t> v(static_cast<std::size_t>(t.Numel()));
   if (!v.empty()) std::memcpy(v.data(), t.data, v.size() * sizeof(int32_t));
   return v;

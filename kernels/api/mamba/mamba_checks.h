@@ -33,11 +33,12 @@ SsmDims SsmOperands(const Checker& c, const ExecContext& ctx, const Tensor& x, c
                     const Tensor& B, const Tensor& C, const Tensor& out, const Tensor& state, const char* state_name,
                     const std::string& rows, bool rows_nonempty);
 // Every A[h] < 0 (A = -exp(A_log) upstream: the chunk scan's decay algebra
-// assumes it, and NaN is refused with it).
-void ANegative(const Checker& c, const Tensor& A);
+// assumes it, and NaN is refused with it). A is read on the host (HostValues).
+void ANegative(const Checker& c, const ExecContext& ctx, const Tensor& A);
 // tp_world_size == 1.
 void SingleRank(const Checker& c, const Mamba2Args& args);
-// The values of a validated i32 vector.
-std::vector<int32_t> ReadI32(const Tensor& t);
+// The values of a validated i32 vector, read on the host (HostValues: with a
+// device backend the operand lives in device memory).
+std::vector<int32_t> ReadI32(const ExecContext& ctx, const Tensor& t);
 
 }  // namespace vt::api::mamba

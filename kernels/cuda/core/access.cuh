@@ -152,8 +152,10 @@ __device__ __forceinline__ float SiluF(float z) { return z / (1.0f + ExpF(-z)); 
 __device__ __forceinline__ float SigmoidF(float z) { return 1.0f / (1.0f + ExpF(-z)); }
 
 // log1p, as exp: the host's libm on cuda-emu (the CPU kernels'
-// std::log1p(float)); on the device the double function rounded once, not the
-// device's log1pf (1 ulp, an f32 FMA polynomial). The GDN / KDA gates' softplus.
+// std::log1p(float)); on the device the double function rounded once
+// (<= 0.5 ulp + 2^-29 ulp, inside the Bounded model's 1 ulp for log1pf), not
+// the device's log1pf (1 ulp, an f32 FMA polynomial). The softplus of the
+// GDN / KDA gates and of Mamba2's dt.
 __device__ __forceinline__ float Log1pF(float x) {
 #if defined(__CUDA_ARCH__)
   return static_cast<float>(::log1p(static_cast<double>(x)));

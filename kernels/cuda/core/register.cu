@@ -17,7 +17,7 @@ namespace vt::VT_CUDA_NS {
   X(gdn_g_beta) X(gdn_conv_split) X(gdn_post_conv) X(attention) X(attention_dense_fast)                  \
   X(attention_dense_flash) X(attention_dense_fa2) X(attention_cross) X(dflash_block_attention)           \
   X(dflash_paged_block_attention) X(gdn_prefill) X(gdn_decode) X(gdn_spec_decode) X(gdn_packed_decode)   \
-  X(kda_gated_delta_rule) X(kda_chunk_prefill)
+  X(kda_gated_delta_rule) X(kda_chunk_prefill) X(mamba2_chunk_scan) X(mamba2_state_update)
 
 #define VT_DECLARE(name) void Register_##name();
 VT_CUDA_OPS(VT_DECLARE)
