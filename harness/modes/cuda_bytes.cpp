@@ -29,6 +29,11 @@ const std::map<std::string, CudaBytes>& Table() {
       {"sigmoid_gate_bf16", {K::kSameAsCpuOnEmu, "exp"}},
       {"shared_expert_gate", {K::kSameAsCpuOnEmu, "exp"}},
       {"moe_router_topk", {K::kSameAsCpuOnEmu, "exp (softmax, sigmoid)"}},
+      // The fused fp4 quantisers compute silu / sigmoid (exp) before the bf16
+      // step and the e2m1 codes.
+      {"silu_mul_fp4_quant", {K::kSameAsCpuOnEmu, "exp (silu)"}},
+      {"silu_and_mul_fp4_quant", {K::kSameAsCpuOnEmu, "exp (silu)"}},
+      {"sigmoid_gate_fp4_quant", {K::kSameAsCpuOnEmu, "exp (sigmoid)"}},
       // RoPE: the angle is double pow / cos / sin rounded once to f32, as on
       // the CPU (cuda/rope/rope.cuh); rope_from_cache has no transcendental
       // and keeps the CPU's bytes everywhere (not listed).

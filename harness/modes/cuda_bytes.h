@@ -27,6 +27,14 @@ struct CudaBytes {
   bool BytesEqualOn(vt::Backend backend) const {
     return kind == Kind::kSameAsCpu || (kind == Kind::kSameAsCpuOnEmu && backend == vt::Backend::kCudaEmu);
   }
+  // Whether the outputs under an exact rule must equal the CPU's bytes on
+  // `backend`. Not for a kSameAsCpuOnEmu op on a device: an exact output
+  // computed from exp & co (fp4 codes, top-k ids) may legitimately differ
+  // from the CPU's where the device's rounding of exp crosses a threshold;
+  // the exact rule against the oracle (tie- and threshold-aware) judges it.
+  bool ExactBytesEqualOn(vt::Backend backend) const {
+    return kind != Kind::kSameAsCpuOnEmu || backend == vt::Backend::kCudaEmu;
+  }
 };
 
 // The relation of `op`'s CUDA kernel (kSameAsCpu when the op is not listed).
