@@ -21,6 +21,7 @@
 #include <cmath>
 
 #include "cuda/core/access.cuh"
+#include "cuda/core/reduce.cuh"
 
 namespace vt::VT_CUDA_NS::attn {
 
@@ -63,24 +64,6 @@ __device__ __forceinline__ float Score(const RowIo& io, int64_t qoff, const Keys
   dot *= io.scale;
   if (io.bias.p != nullptr) dot += Load(io.bias, boff + j);
   return dot;
-}
-
-// The block's maximum of each thread's m; every thread gets it.
-__device__ __forceinline__ float BlockMax(float m, float* red) {
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    const float o = __shfl_xor_sync(0xffffffffu, m, offset);
-    m = o > m ? o : m;
-  }
-  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-  if (lane == 0) red[warp] = m;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    float t = -INFINITY;
-    for (unsigned w = 0; w < warps; ++w) t = red[w] > t ? red[w] : t;
-    red[32] = t;
-  }
-  __syncthreads();
-  return red[32];
 }
 
 // Attends query row q[qoff, qoff + d) over keys(0 .. n-1) (n >= 1) and

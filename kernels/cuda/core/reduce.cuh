@@ -8,6 +8,8 @@
 // docs/cuda.md, "Reductions"); the fixed tree also makes it deterministic.
 #pragma once
 
+#include <cmath>
+
 #include "cuda/core/common.cuh"
 
 namespace vt::VT_CUDA_NS {
@@ -36,6 +38,29 @@ __device__ __forceinline__ double BlockSum(double v, double* scratch) {
   // No thread may overwrite scratch (the next row's partials) before every
   // thread has read the total.
   __syncthreads();
+  return total;
+}
+
+// The maximum of each thread's m over the block; every thread gets it. A NaN
+// never replaces a value (`o > m ? o : m`), so with NaN-free partials any tree
+// gives the sequential scan's value (up to the sign of a zero maximum).
+// Needs blockDim.x a multiple of 32; `scratch` is __shared__ float[33].
+__device__ __forceinline__ float BlockMax(float m, float* scratch) {
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    const float o = __shfl_xor_sync(0xffffffffu, m, offset);
+    m = o > m ? o : m;
+  }
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  if (lane == 0) scratch[warp] = m;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float t = -INFINITY;
+    for (unsigned w = 0; w < warps; ++w) t = scratch[w] > t ? scratch[w] : t;
+    scratch[32] = t;
+  }
+  __syncthreads();
+  const float total = scratch[32];
+  __syncthreads();  // every thread has read the total before scratch is reused
   return total;
 }
 

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "cuda/core/access.cuh"
+#include "cuda/core/reduce.cuh"
 
 namespace vt::VT_CUDA_NS {
 namespace {
@@ -72,25 +73,10 @@ __device__ Candidate BlockArgMax(const float* sel, int64_t e, float* wv, int* wj
 }
 
 // The block's maximum of x over [0, e) (NaN skipped); every thread gets it.
-__device__ float BlockMax(const float* x, int64_t e, float* wv) {
+__device__ float RowMax(const float* x, int64_t e, float* wv) {
   float m = -INFINITY;
   for (int64_t j = threadIdx.x; j < e; j += blockDim.x) m = x[j] > m ? x[j] : m;
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    const float o = __shfl_xor_sync(0xffffffffu, m, offset);
-    m = o > m ? o : m;
-  }
-  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-  if (lane == 0) wv[warp] = m;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    float t = -INFINITY;
-    for (unsigned w = 0; w < warps; ++w) t = wv[w] > t ? wv[w] : t;
-    wv[32] = t;
-  }
-  __syncthreads();
-  const float total = wv[32];
-  __syncthreads();
-  return total;
+  return BlockMax(m, wv);
 }
 
 struct RouterArgs {
@@ -108,7 +94,7 @@ __device__ void Scores(DevPtr logits, int64_t row, int64_t e, bool sigmoid, floa
     __syncthreads();
     return;
   }
-  const float m = BlockMax(score, e, wv);
+  const float m = RowMax(score, e, wv);
   for (int64_t j = threadIdx.x; j < e; j += blockDim.x) score[j] = ExpF(score[j] - m);
   __syncthreads();
   if (threadIdx.x == 0) {
