@@ -25,6 +25,12 @@ int DefaultThreads() {
   return kDefault;
 }
 
+Isa ExecContext::ResolvedIsa() const {
+  if (isa == Isa::kAuto) return DefaultIsa();
+  if (IsaSupported(isa)) return isa;
+  return BestIsa();
+}
+
 int ExecContext::ResolvedThreads() const {
   return threads > 0 ? std::min(threads, kMaxThreads) : DefaultThreads();
 }

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "vt/isa.h"
+
 namespace vt {
 
 // kCUDA: the CUDA kernels on a device (nvcc build). kCudaEmu: the same CUDA
@@ -26,8 +28,13 @@ struct ExecContext {
   Backend backend = Backend::kCPU;
   int threads = 0;          // <= 0: DefaultThreads()
   bool gemm_steal = false;  // GEMM grid: keep stealing instead of re-chunking per thread
+  Isa isa = Isa::kAuto;     // CPU tier; kAuto: DefaultIsa() (vt/isa.h)
 
   int ResolvedThreads() const;
+  // The tier this call runs: isa, or DefaultIsa() for kAuto; a tier the CPU
+  // does not run falls back to the best one it does (never an illegal
+  // instruction). Kernels dispatch on it once per call.
+  Isa ResolvedIsa() const;
 };
 
 }  // namespace vt
