@@ -6,6 +6,8 @@
 # oracles and the harness's interval arithmetic all see IEEE operations as
 # written. vt_strict_fp() re-states it on kernel/oracle targets so a target
 # moved out of this tree keeps it.
+# (VT_GLOBAL_CXX_FLAGS: the same list as text, for the run metadata in results.json.)
+set(VT_GLOBAL_CXX_FLAGS "-Wall -Wextra -ffp-contract=off -fno-fast-math")
 add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-Wall> $<$<COMPILE_LANGUAGE:CXX>:-Wextra>
                     $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off> $<$<COMPILE_LANGUAGE:CXX>:-fno-fast-math>)
 # nvcc (kernels/cuda): the same rule for device code - --fmad=false keeps every
@@ -17,12 +19,14 @@ option(VT_SANITIZE_THREAD "Build with ThreadSanitizer" OFF)
 option(VT_SANITIZE_ADDRESS "Build with AddressSanitizer + UBSan" OFF)
 if(VT_SANITIZE_THREAD)
   add_compile_options(-fsanitize=thread -g)
+  string(APPEND VT_GLOBAL_CXX_FLAGS " -fsanitize=thread -g")
   add_link_options(-fsanitize=thread)
 endif()
 if(VT_SANITIZE_ADDRESS)
   # -fno-sanitize-recover: a UBSan finding aborts the test (exit != 0) instead
   # of printing a line a passing test would hide (preset asan-ubsan).
   add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g)
+  string(APPEND VT_GLOBAL_CXX_FLAGS " -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g")
   add_link_options(-fsanitize=address,undefined -fno-sanitize-recover=undefined)
 endif()
 

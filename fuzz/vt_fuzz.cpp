@@ -19,7 +19,9 @@
 #include "harness/catalog/catalog.h"
 #include "harness/cli/options.h"
 #include "harness/fuzz/vocabulary.h"
+#include "harness/runner/results_doc.h"
 #include "reports/atomic_file.h"
+#include "reports/report.h"
 
 namespace {
 
@@ -113,7 +115,10 @@ int main(int argc, char** argv) {
   } else {
     for (const std::string& n : o.ops) ops.push_back(FindOp(n));
   }
-  nlohmann::ordered_json doc = {{"tool", "vt-fuzz"}, {"seed", Hex(seed)}, {"ops", nlohmann::ordered_json::array()}};
+  nlohmann::ordered_json fuzz_ops = nlohmann::ordered_json::array();
+  Summary found;  // the (unrepeated, shrunk) failures: the document's cases
+  vt::reports::Tally tally;
+  nlohmann::ordered_json matrix = nlohmann::ordered_json::object();
   int cases = 0, failed = 0;
   const auto t0 = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -160,14 +165,39 @@ int main(int argc, char** argv) {
       std::cout << "\n";
     }
     for (const auto& [k, n] : r.missed) std::cout << "   not reached: [" << k << "] (" << n << " targeted draws)\n";
-    doc["ops"].push_back(r.ToJson());
+    fuzz_ops.push_back(r.ToJson());
+    tally.status["PASSED"] += r.cases - r.failed;
+    for (const fuzz::Found& f : r.failures) {
+      ++tally.status[std::string(Name(f.shrunk.status))];
+      if (!f.repeat) found.results.push_back(f.shrunk);
+    }
+    matrix[op->name]["fuzz"] = {{"passed", r.cases - r.failed}, {"failed", r.failed}, {"skipped", 0},
+                                {"partial", 0}, {"max_headroom", 0.0}};
   }
   std::cout << cases - failed << " passed, " << failed << " failed" << std::endl;
-  doc["passed"] = cases - failed;
-  doc["failed"] = failed;
   if (!o.json.empty()) {
+    // The results document every tool writes (harness/runner/results_doc.h),
+    // with the failures as its cases: a campaign's passing cases are counted
+    // in the summary, not listed (a long run draws hundreds of thousands).
+    RunConfig cfg;
+    cfg.seed = seed;
+    cfg.tier = o.tier.empty() ? Tier::kFull : *ParseTier(o.tier);
+    RunMeta meta;
+    meta.tool = "vt-fuzz";
+    meta.command = "vt-fuzz";
+    for (int k = 1; k < argc; ++k) meta.command += std::string(" ") + argv[k];
+    meta.ops = o.ops;
+    meta.modes = o.modes;
+    meta.shard = std::to_string(o.shard_index) + "/" + std::to_string(o.shard_count);
+    found.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    nlohmann::ordered_json doc = ResultsDocument(found, cfg, meta);
+    doc["summary"] = vt::reports::SummaryJson(tally);
+    doc["matrix"] = matrix;
+    doc["cases_scope"] = "failures";
+    if (o.tier.empty()) doc["meta"]["tier"] = "per-campaign";  // each op's campaign picks its tier
+    doc["fuzz"] = {{"ops", fuzz_ops}};
     try {
-      vt::reports::AtomicWriteFile(o.json, doc.dump(1) + "\n");
+      vt::reports::AtomicWriteFile(o.json, vt::reports::FinishedDocument(doc).dump(1) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "vt-fuzz: --json: " << cli::OneLine(e.what()) << "\n";
       return 2;

@@ -4,11 +4,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "reports/summarize.h"
 
 namespace vt::reports {
-
-using Json = nlohmann::ordered_json;
 
 // Called when a run starts: removes <dir>/report.md and <dir>/report.html and
 // writes <dir>/results.json with "status": "running" and the run's meta, so a
@@ -20,6 +18,10 @@ std::vector<std::string> StartReports(const Json& meta, const std::string& dir);
 // <dir>/report.html, each atomically (reports/atomic_file.h), creating dir.
 // Returns the paths written; throws std::runtime_error on I/O errors.
 std::vector<std::string> WriteReports(const Json& doc, const std::string& dir);
+
+// The document as results.json holds it: "schema_version" and "status":
+// "finished" first, then the rest in order.
+Json FinishedDocument(const Json& doc);
 
 std::string RenderMarkdown(const Json& doc);
 std::string RenderHtml(const Json& doc);

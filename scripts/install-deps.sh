@@ -12,6 +12,7 @@ packages=(
   libbenchmark-dev                    # Google Benchmark (speed targets)
   libtorch-dev                        # libtorch: the second, independent reference (torch mode)
   libboost-context-dev                # fibers of the cuda-emu SIMT emulation (kernels/cuda/emu)
+  python3-jsonschema                  # ctest reports.schema: results.json against reports/results.schema.json
 )
 
 missing=()

@@ -204,6 +204,13 @@ ConformOptions ParseConformOptions(int argc, const char* const* argv, const Voca
   app.add_flag("--quiet", o.quiet, "no progress lines (default off)");
   app.add_option("--backend", o.backend, "cuda mode: cuda-emu (the host emulation) or cuda (a device) (default cuda-emu)")
       ->type_name("NAME");
+  // CI reports (reports/README.md).
+  app.add_option("--junit", o.junit, "also write JUnit XML there, one testcase per case (default none)")
+      ->type_name("FILE")
+      ->check(NonEmpty("a file name"));
+  app.add_option("--baseline", o.baseline, "an earlier results.json: report.md starts with what changed (default none)")
+      ->type_name("FILE")
+      ->check(NonEmpty("a file name"));
   if (!Run(app, argc, argv, o.help_text)) {
     o.help = true;
     return o;

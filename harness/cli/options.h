@@ -46,6 +46,9 @@ struct ConformOptions {
   std::string report_dir;
   int shard_index = 0, shard_count = 1;
   std::string backend = "cuda-emu";  // cuda mode: cuda-emu or cuda
+  // Reports for CI (reports/README.md): JUnit XML, and an earlier results.json
+  // whose differences head report.md.
+  std::string junit, baseline;
 };
 
 struct GoldenOptions {

@@ -3,12 +3,17 @@
 // case FAILED or was MISTRUSTED.
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "harness/catalog/catalog.h"
 #include "harness/cli/options.h"
 #include "harness/runner/results_doc.h"
 #include "harness/runner/runner.h"
+#include "reports/atomic_file.h"
+#include "reports/diff.h"
+#include "reports/junit.h"
 #include "reports/report.h"
 #include "vt/context.h"
 
@@ -24,6 +29,25 @@ using namespace vt::conform;
 std::string DefaultGoldens() {
   const std::filesystem::path p = std::filesystem::path(VT_SOURCE_DIR) / ".." / "shared" / "goldens" / "vllm-upstream";
   return std::filesystem::is_directory(p) ? std::filesystem::weakly_canonical(p).string() : "";
+}
+
+// --baseline: an earlier finished results document, read before any case runs.
+nlohmann::ordered_json LoadBaseline(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) Die("--baseline: '" + path + "' cannot be read");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  nlohmann::ordered_json d;
+  try {
+    d = nlohmann::ordered_json::parse(ss.str());
+  } catch (const std::exception& e) {
+    Die("--baseline: '" + path + "' is not JSON: " + e.what());
+  }
+  if (!d.is_object() || d.value("schema_version", 0) != vt::reports::kSchemaVersion || !d.contains("cases")) {
+    Die("--baseline: '" + path + "' is not a results document of schema_version " +
+        std::to_string(vt::reports::kSchemaVersion));
+  }
+  return d;
 }
 
 void PrintList() {
@@ -136,11 +160,16 @@ int main(int argc, char** argv) {
   RunMeta meta;
   meta.command = command;
   meta.shard = std::to_string(sel.shard_index) + "/" + std::to_string(sel.shard_count);
+  meta.ops = o.ops;
+  meta.modes = o.modes;
+  meta.case_id = o.case_id;
+  const nlohmann::ordered_json baseline = o.baseline.empty() ? nlohmann::ordered_json() : LoadBaseline(o.baseline);
   // The destination is checked, and the previous run's reports are replaced
   // by a "running" marker, before any case runs: a run that dies later can
   // neither lose its results to a bad path nor leave an earlier pass behind.
   try {
     cli::CheckWritableDir("--report", o.report_dir);
+    if (!o.junit.empty()) cli::CheckWritableFile("--junit", o.junit);
     vt::reports::StartReports(ResultsDocument(Summary{}, cfg, meta)["meta"], o.report_dir);
   } catch (const cli::UsageError& e) {
     Die(e.what());
@@ -158,19 +187,28 @@ int main(int argc, char** argv) {
 
   const Summary s = RunSelection(sel, cfg, std::cerr, !o.quiet);
   std::vector<std::string> paths;
+  nlohmann::ordered_json doc = ResultsDocument(s, cfg, meta);
+  if (!baseline.is_null()) doc["baseline"] = vt::reports::DiffDocs(baseline, doc);
   try {
-    paths = vt::reports::WriteReports(ResultsDocument(s, cfg, meta), o.report_dir);
+    paths = vt::reports::WriteReports(doc, o.report_dir);
+    if (!o.junit.empty()) vt::reports::AtomicWriteFile(o.junit, vt::reports::JUnitXml(doc));
   } catch (const std::exception& e) {
     std::cout << s.FinalLine() << "\n";
     std::cerr << "vt-conform: " << cli::OneLine(e.what()) << "\n";
     return 2;
   }
   std::cout << "reports: " << paths[0] << " " << paths[1] << " " << paths[2] << "\n";
+  if (!o.junit.empty()) std::cout << "junit: " << o.junit << "\n";
+  if (!baseline.is_null()) {
+    const auto& d = doc["baseline"];
+    std::cout << "baseline " << o.baseline << ": " << d["new_failures"].size() << " new failures, "
+              << d["disappeared"].size() << " cases disappeared, " << d["fixed"].size() << " fixed (report.md)\n";
+  }
   int ran = 0;
   for (const auto& [outcome, n] : s.counts) {
     ran += (outcome == Outcome::kSkipped || outcome == Outcome::kUnsupported) ? 0 : n;
   }
-  std::cout << s.FinalLine() << "\n";
+  std::cout << doc["summary"].value("final_line", "") << "\n";
   if (ran == 0 && !sel.ops.empty()) {
     std::cout << "vt-conform: no case ran: a run that checks nothing fails\n";
     return 1;

@@ -33,6 +33,7 @@
 #include "harness/runner/results_doc.h"
 #include "harness/runner/runner.h"
 #include "reports/atomic_file.h"
+#include "reports/report.h"
 
 namespace {
 
@@ -81,7 +82,7 @@ int Check(const std::vector<std::string>& roots, const std::string& json, int th
     meta.tool = "vt-golden";
     meta.command = command;
     try {
-      vt::reports::AtomicWriteFile(json, ResultsDocument(s, cfg, meta).dump(1) + "\n");
+      vt::reports::AtomicWriteFile(json, vt::reports::FinishedDocument(ResultsDocument(s, cfg, meta)).dump(1) + "\n");
     } catch (const std::exception& e) {
       std::cerr << "vt-golden: --json: " << cli::OneLine(e.what()) << "\n";
       return 2;

@@ -161,6 +161,7 @@ class CudaMode : public Mode {
       r.tolerance += (r.tolerance.empty() ? "" : "; ") + os.tensor + ": " + os.tol.Describe() + " (" + os.tol.reason + ")";
       r.metrics[os.tensor] = {{"n", chk.m.n},          {"bad", chk.m.bad},         {"bytes_equal", chk.m.bytes_equal},
                               {"max_abs", chk.m.max_abs}, {"max_ulp", chk.m.max_ulp}, {"headroom", chk.m.headroom},
+                              {"format", std::string(oracle::Name(chk.fmt))},  // report.html plots per output dtype
                               {"unjudged", chk.unjudged()}};
       AddUnjudged(r, chk);
       if (chk.m.bad > 0) {

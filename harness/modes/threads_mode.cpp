@@ -5,6 +5,7 @@
 
 #include "harness/catalog/claims.h"
 #include "harness/modes/mode.h"
+#include "harness/modes/thread_counts.h"
 
 namespace vt::conform {
 namespace {
@@ -62,6 +63,14 @@ class ThreadsMode : public Mode {
 };
 
 }  // namespace
+
+std::vector<int> ThreadsModeCounts() {
+  std::vector<int> out = {1};
+  for (const Variant& v : kVariants) {
+    if (!v.steal) out.push_back(v.threads);
+  }
+  return out;
+}
 
 std::unique_ptr<Mode> MakeThreadsMode() { return std::make_unique<ThreadsMode>(); }
 

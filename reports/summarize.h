@@ -1,0 +1,49 @@
+// The "summary" and "matrix" of a results document, computed from its cases.
+// One function for every producer (vt-conform, vt-golden, vt-report merge), so
+// a merged document counts exactly as the unsharded run would have.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace vt::reports {
+
+using Json = nlohmann::ordered_json;
+
+// The version of the results document (reports/results.schema.json,
+// reports/SCHEMA.md). Bumped on any change a reader must know about.
+inline constexpr int kSchemaVersion = 2;
+
+// FAILED_INCORRECT, FAILED_ERROR and MISTRUSTED make a run fail.
+bool IsFailureStatus(const std::string& status);
+// SKIPPED and UNSUPPORTED: counted with their reasons, never run.
+bool IsSkipStatus(const std::string& status);
+
+struct Tally {
+  std::map<std::string, int> status;        // "PASSED" -> n, ...
+  std::map<std::string, int> skip_reasons;  // reason -> n (SKIPPED and UNSUPPORTED)
+  int partial = 0;                          // PASSED with elements not judged
+};
+
+Tally TallyOf(const Json& cases);
+// {"passed", "failed_incorrect", ..., "passed_partial", "final_line"}; the
+// final line reads "N passed, M failed, K skipped (reasons)".
+Json SummaryJson(const Tally& t);
+// op -> mode -> {passed, failed, skipped, partial, max_headroom}.
+Json MatrixOf(const Json& cases);
+// doc["summary"] and doc["matrix"] from doc["cases"].
+void Summarize(Json& doc);
+
+}  // namespace vt::reports
+
+namespace vt::reports {
+
+// One line per op family, in the order families first appear:
+// "norm: 7 ops, 560 passed, 0 failed, 2 skipped" (cases without a family
+// count under "-").
+std::vector<std::string> FamilyLines(const Json& cases);
+
+}  // namespace vt::reports
