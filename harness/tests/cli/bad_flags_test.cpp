@@ -167,6 +167,12 @@ std::vector<Bad> BadCommandLines() {
       {"conform", {"--report", "/proc/forbidden/x"}, "--report"},
       {"conform", {"--report", "/etc/passwd/x"}, "--report"},  // under a file
       {"conform", {"--report", ""}, "--report"},
+      {"conform", {"--junit", "/proc/forbidden/x.xml"}, "--junit"},
+      {"conform", {"--junit", "/tmp"}, "--junit"},  // a folder
+      {"conform", {"--junit", ""}, "--junit"},
+      {"conform", {"--baseline", "/nonexistent-baseline.json"}, "--baseline"},
+      {"conform", {"--baseline", "/etc/passwd"}, "--baseline"},  // not JSON
+      {"conform", {"--baseline", "/proc/self/status"}, "--baseline"},
       {"conform", {"--golden", ""}, "--golden"},
       {"conform", {"--mode", "golden", "--golden", "/nonexistent-golden-dir"}, "--golden"},
       {"conform", {"--mode", "golden", "--golden", "/etc/passwd"}, "--golden"},  // a file
