@@ -134,6 +134,13 @@ int main(int argc, char** argv) {
   CLI::App* junit_cmd = app.add_subcommand("junit", "JUnit XML of a results.json");
   junit_cmd->add_option("RESULTS", junit_in, "a results.json")->required()->check(CLI::ExistingFile);
   junit_cmd->add_option("-o,--out", out, "the XML file to write")->required();
+  // CLI11 would say only "A subcommand is required" for a misspelt one.
+  const std::string first = argc >= 2 ? argv[1] : "";
+  if (!first.empty() && first[0] != '-' && first != "merge" && first != "diff" && first != "summary" &&
+      first != "junit") {
+    std::cerr << "vt-report: unknown subcommand '" << OneLine(argv[1]) << "'; accepts merge, diff, summary, junit\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

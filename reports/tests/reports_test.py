@@ -91,6 +91,11 @@ def t_schema(a):
               f"{os.path.basename(f)}: meta names the commit {d['meta']['git_sha'][:12]} and ISA tier {d['meta']['isa']}")
     check(tools == {"vt-conform", "vt-golden", "vt-fuzz"}, f"one writer, three tools: {sorted(tools)}")
     check(len(doc["cases"]) > 0, f"the small run has {len(doc['cases'])} cases")
+    oracle = [c for c in doc["cases"] if c["mode"] == "oracle"]
+    check(oracle and all(c["dtypes"] and c["family"] in ("norm", "act") and c["backend"] == "cpu" for c in oracle),
+          "every oracle case names its dtypes, family and backend: " + ", ".join(sorted({c["dtypes"] for c in oracle})))
+    cuda = [c for c in doc["cases"] if c["mode"] == "cuda"]
+    check(all(c["backend"] == doc["meta"]["backend"] for c in cuda), f"{len(cuda)} cuda cases ran on {doc['meta']['backend']}")
     # The validator must be able to say no: each planted defect is refused.
     planted = {
         "schema_version 1": lambda d: d.__setitem__("schema_version", 1),

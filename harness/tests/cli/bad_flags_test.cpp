@@ -1,7 +1,7 @@
 // The three built CLIs against bad command lines, as a new user types them:
 // each must exit 1 or 2 (never 0, never a signal, never hang) with exactly one
 // line on stderr that names the flag. A good command line must still run.
-// Paths of the binaries come from CMake (VT_CONFORM_BIN, VT_GOLDEN_BIN, VT_FUZZ_BIN).
+// Paths of the binaries come from CMake (VT_CONFORM_BIN, VT_GOLDEN_BIN, VT_FUZZ_BIN, VT_REPORT_BIN).
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -72,7 +72,7 @@ Outcome RunTool(const std::string& bin, const std::vector<std::string>& args, st
 const std::string kTmp = (fs::temp_directory_path() / ("vt-bad-flags-" + std::to_string(::getpid()))).string();
 
 struct Bad {
-  std::string tool;  // conform, golden, fuzz
+  std::string tool;  // conform, golden, fuzz, report
   std::vector<std::string> args;
   std::string names;  // what the one line must contain (the flag)
   bool bare = false;  // no quick-run context added
@@ -98,6 +98,7 @@ std::vector<std::string> WithContext(const Bad& b) {
 }
 
 std::string Bin(const std::string& tool) {
+  if (tool == "report") return VT_REPORT_BIN;
   return tool == "conform" ? VT_CONFORM_BIN : tool == "golden" ? VT_GOLDEN_BIN : VT_FUZZ_BIN;
 }
 
@@ -202,6 +203,15 @@ std::vector<Bad> BadCommandLines() {
       {"fuzz", {"--threads", "0"}, "--threads"},
       {"fuzz", {"--save", "/proc/forbidden/x"}, "--save"},
       {"fuzz", {"--tier", "bogus"}, "--tier"},
+      {"report", {}, "subcommand", true},
+      {"report", {"frob"}, "frob", true},
+      {"report", {"merge"}, "SHARD", true},
+      {"report", {"merge", "/nonexistent-shard.json", "-o", kTmp + "/m"}, "/nonexistent-shard.json", true},
+      {"report", {"merge", "/etc/hostname", "-o", kTmp + "/m"}, "/etc/hostname", true},  // not JSON
+      {"report", {"diff", "/etc/passwd"}, "NEW", true},
+      {"report", {"diff", "/etc/passwd", "/etc/passwd"}, "/etc/passwd", true},
+      {"report", {"diff", "/etc/passwd", "/etc/passwd", "--factor", "0.5"}, "--factor", true},
+      {"report", {"summary", "/proc/self/status"}, "/proc/self/status", true},
       {"golden", {}, "subcommand", true},
       {"golden", {"frob", nog}, "frob", true},
       {"golden", {"check"}, "DIR", true},
