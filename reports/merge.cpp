@@ -20,6 +20,9 @@ void CheckReadable(const Json& d, const std::string& name) {
   if (d.value("status", "") != "finished") {
     throw MergeError(name + ": status '" + d.value("status", "") + "': the shard's run did not finish");
   }
+  if (d.value("cases_scope", "all") != "all") {
+    throw MergeError(name + ": lists only some of its cases (cases_scope " + d.value("cases_scope", "") + ")");
+  }
   if (d["meta"].value("tool", "") != "vt-conform") {
     throw MergeError(name + ": written by " + d["meta"].value("tool", "?") + "; only vt-conform runs are sharded");
   }
@@ -113,6 +116,7 @@ Json MergeShards(const std::vector<Json>& docs, const std::vector<std::string>& 
   out["meta"] = meta;
   out["summary"] = Json::object();
   out["matrix"] = Json::object();
+  out["cases_scope"] = "all";
   out["cases"] = cases;
   Summarize(out);
   return out;

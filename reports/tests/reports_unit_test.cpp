@@ -50,6 +50,7 @@ TEST(Merge, RebuildsTheUnshardedOrder) {
   EXPECT_EQ(merged["summary"]["passed"], 5);
   EXPECT_EQ(merged["meta"]["shard"], "0/1");
   EXPECT_EQ(merged["meta"]["merged_from"].size(), 2u);
+  EXPECT_EQ(merged["cases_scope"], "all");
 }
 
 std::string Refusal(const std::vector<Json>& docs) {
