@@ -96,6 +96,11 @@ def t_schema(a):
           "every oracle case names its dtypes, family and backend: " + ", ".join(sorted({c["dtypes"] for c in oracle})))
     cuda = [c for c in doc["cases"] if c["mode"] == "cuda"]
     check(all(c["backend"] == doc["meta"]["backend"] for c in cuda), f"{len(cuda)} cuda cases ran on {doc['meta']['backend']}")
+    # The marker a run writes before its first case (reports::StartReports) validates too.
+    marker = os.path.join(a.work, "running.json")
+    with open(marker, "w") as f:
+        json.dump({"schema_version": doc["schema_version"], "status": "running", "meta": doc["meta"]}, f)
+    check(validate(a, [marker]) == 0, "a running run's marker {schema_version, status, meta} validates")
     # The validator must be able to say no: each planted defect is refused.
     planted = {
         "schema_version 1": lambda d: d.__setitem__("schema_version", 1),
