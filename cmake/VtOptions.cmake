@@ -15,6 +15,21 @@ add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-Wall> $<$<COMPILE_LANGUAGE:CXX>:-
 # the host code nvcc hands to g++.
 add_compile_options($<$<COMPILE_LANGUAGE:CUDA>:--fmad=false> $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-ffp-contract=off>)
 
+# Debug info: RelWithDebInfo keeps line tables only (-g1, after CMake's -g, so
+# it wins). Full -g cost about 40% more compile time per harness object
+# (norm_entry.cpp: 13.5-14.2 s user with -g, 9.4-10.8 s with -g1, 9.5-10.2 s
+# with none; docs/performance.md "Build") and nobody steps through the
+# harness in a debugger; backtraces, perf and sanitizer reports still get
+# file:line. VT_FULL_DEBUG_INFO=ON restores -g; the sanitizer presets add -g
+# themselves.
+option(VT_FULL_DEBUG_INFO "Full -g debug info in RelWithDebInfo builds" OFF)
+if(NOT VT_FULL_DEBUG_INFO)
+  add_compile_options($<$<AND:$<CONFIG:RelWithDebInfo>,$<COMPILE_LANGUAGE:CXX>>:-g1>)
+  if(CMAKE_BUILD_TYPE STREQUAL "RelWithDebInfo")
+    string(APPEND VT_GLOBAL_CXX_FLAGS " -g1")
+  endif()
+endif()
+
 option(VT_SANITIZE_THREAD "Build with ThreadSanitizer" OFF)
 option(VT_SANITIZE_ADDRESS "Build with AddressSanitizer + UBSan" OFF)
 if(VT_SANITIZE_THREAD)

@@ -20,7 +20,7 @@ if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 start=$(date +%s)
 echo "device-check: configure + build in $build ($jobs jobs)"
 cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVT_WITH_CUDA=ON \
-  -DVT_WITH_TORCH=OFF >"$build.configure.log" 2>&1 || { tail -20 "$build.configure.log"; exit 2; }
+  -DVT_WITH_TORCH=OFF -DVT_CUDA_DEVICE_ARCHS="80;90" >"$build.configure.log" 2>&1 || { tail -20 "$build.configure.log"; exit 2; }
 grep -q "CUDA              : .*nvcc" "$build.configure.log" || {
   echo "device-check: nvcc was not found (CUDA targets skipped); see $build.configure.log"; exit 2; }
 cmake --build "$build" -j "$jobs" --target vt-conform vt-cuda-probe
