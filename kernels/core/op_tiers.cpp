@@ -21,6 +21,11 @@ struct OpTierLine {
 const std::vector<OpTierLine>& Table() {
   static const std::vector<OpTierLine> kTable = {
       // {"op_name", {Isa::kAvx2, Isa::kAvx512}},
+
+      // --- row / elementwise ops (branch rowsimd): cpu/norm/norm_tiers.h ---
+      {"rms_norm", {Isa::kAvx2, Isa::kAvx512}},
+      {"l2_norm", {Isa::kAvx2, Isa::kAvx512}},
+      // --- end row / elementwise ops ---
   };
   return kTable;
 }
