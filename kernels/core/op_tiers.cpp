@@ -28,6 +28,8 @@ const std::vector<OpTierLine>& Table() {
       // cpu/act/scale_tiers.h
       {"mul_scalar", {Isa::kAvx2, Isa::kAvx512}},
       {"mul_col_vec_f32", {Isa::kAvx2, Isa::kAvx512}},
+      // cpu/act/silu_tiers.h (avx512 only: its vector expf needs 64-bit permutes and FMA)
+      {"silu_and_mul", {Isa::kAvx512}},
       // --- end row / elementwise ops ---
   };
   return kTable;

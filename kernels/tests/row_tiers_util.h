@@ -14,6 +14,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "vt/codec.h"
@@ -103,20 +104,22 @@ inline int64_t FirstDifference(const Out& ref, const Out& got) {
   return -1;
 }
 
-// run(ctx) performs one call on fresh copies of the inputs and returns every
+// Every tier OpTiers lists for op is compared; run(ctx) performs one call on fresh copies of the inputs and returns every
 // output tensor. Fails the test (with the case id, tier, threads, first bad
 // element and the repro) on any difference, and when a tier did not count
 // its run (a dispatch that ignored the request would compare portable with
 // itself).
-inline void CompareTiers(const std::string& id, const std::function<Outs(const ExecContext&)>& run) {
+inline void CompareTiers(std::string_view op, const std::string& id,
+                         const std::function<Outs(const ExecContext&)>& run) {
+  ASSERT_FALSE(OpTiers(op).empty()) << op << " lists no vector tier in OpTiers: nothing would be compared";
   ExecContext ref_ctx;
   ref_ctx.threads = 1;
   ref_ctx.isa = Isa::kPortable;
   const uint64_t portable_before = TierRunCount(Isa::kPortable);
   const Outs ref = run(ref_ctx);
   ASSERT_GT(TierRunCount(Isa::kPortable), portable_before) << id << ": the portable tier did not run";
-  for (Isa tier : {Isa::kAvx2, Isa::kAvx512}) {
-    if (!IsaSupported(tier)) continue;  // an AVX2-only CPU: its avx512 line is not a tier it has
+  for (Isa tier : OpTiers(op)) {  // the tiers the table says op has
+    if (!IsaSupported(tier)) continue;  // an AVX2-only CPU: its avx512 tier is not one it runs
     for (int threads : {1, 2, 3}) {
       ExecContext ctx;
       ctx.threads = threads;
