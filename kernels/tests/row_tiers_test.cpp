@@ -54,19 +54,20 @@ TEST(RowTiers, RmsNormEveryTierMatchesPortable) {
             const bool gemma = (cases & 1) != 0;
             const bool specials = (cases % 4) == 3;
             const Bytes x = RandomBytes(rng, xd, t * h, specials);
-            const Bytes w = RandomBytes(rng, (cases % 3 == 0) ? DType::kBF16 : DType::kF32, h, specials);
+            const DType wd = kIn[cases % 3];  // f32, f16, bf16 weights in turn
+            const Bytes w = RandomBytes(rng, wd, h, specials);
             const DType rd = res == 2 ? DType::kBF16 : DType::kF32;
             const Bytes r0 = RandomBytes(rng, rd, t * h, specials);
             const float eps = (cases % 5 == 0) ? 1e-30f : 1e-6f;
             const std::string id = "rms_norm T=" + std::to_string(t) + " H=" + std::to_string(h) + " x=" +
                                    std::string(vt::Name(xd)) + " out=" + std::string(vt::Name(od)) +
-                                   " residual=" + (res == 0 ? "none" : std::string(vt::Name(rd))) +
+                                   " w=" + std::string(vt::Name(wd)) + " residual=" + (res == 0 ? "none" : std::string(vt::Name(rd))) +
                                    (gemma ? " gemma" : "");
             CompareTiers("rms_norm", id, [&](const vt::ExecContext& ctx) {
               Bytes xc = x, wc = w, rc = r0, out(static_cast<std::size_t>(t * h) * vt::SizeOf(od), 0xEE);
               const Tensor rt = Tensor::Contiguous(rc.data(), rd, {t, h});
               vt::RmsNorm(ctx, Tensor::Contiguous(out.data(), od, {t, h}), Tensor::Contiguous(xc.data(), xd, {t, h}),
-                          Tensor::Contiguous(wc.data(), (cases % 3 == 0) ? DType::kBF16 : DType::kF32, {h}),
+                          Tensor::Contiguous(wc.data(), wd, {h}),
                           {eps, gemma}, res == 0 ? nullptr : &rt);
               Outs o{{od, out}};
               if (res != 0) o.push_back({rd, rc});

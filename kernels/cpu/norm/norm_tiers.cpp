@@ -7,10 +7,12 @@
 
 namespace vt::cpu {
 
-void RunNormTier(const ExecContext& ctx, Isa tier, const NormRowsJob& job, int64_t rows) {
+void RunNormTier(const ExecContext& ctx, Isa tier, const NormRowsJob& job_in, int64_t rows) {
 #if VT_X86_TIERS
   const int lanes = tier == Isa::kAvx512 ? avx512::kLanes : avx2::kLanes;
   const int64_t panels = (rows + lanes - 1) / lanes;
+  NormRowsJob job = job_in;
+  job.prefetch = panels > 1;
   ParallelForRows(ctx, panels, [&](int64_t p0, int64_t p1) {
     CountTierRun(tier);
     float inv[avx512::kLanes];
@@ -25,7 +27,7 @@ void RunNormTier(const ExecContext& ctx, Isa tier, const NormRowsJob& job, int64
     }
   });
 #else
-  (void)ctx, (void)tier, (void)job, (void)rows;  // unreachable: no x86 tier is supported here
+  (void)ctx, (void)tier, (void)job_in, (void)rows;  // unreachable: no x86 tier is supported here
 #endif
 }
 

@@ -24,11 +24,14 @@ struct NormRowsJob {
   DType res_dt = DType::kF32;
   void* out = nullptr;  // optional, contiguous [rows, h], f32/bf16; null: sum pass only
   DType out_dt = DType::kF32;
-  const float* w = nullptr;  // h widened weights (gemma's +1 applied); null: no weight (l2_norm)
+  const void* w = nullptr;  // [h] f32/f16/bf16, contiguous; null: no weight (l2_norm)
+  DType w_dt = DType::kF32;
+  bool gemma = false;  // weight applied as (w + 1), that f32 add per element (RmsWeight)
   int64_t h = 0;
   float eps = 0.0f;
   bool mean = true;         // inv = 1/sqrt(sum/h + eps) (rms) or 1/sqrt(sum + eps) (l2)
   bool stream_out = false;  // non-temporal stores of out (large outputs only)
+  bool prefetch = false;    // prefetch the next panel while scaling one (more than one panel)
 };
 
 // Rows [r0, r0 + nr), 1 <= nr <= lanes of the tier: the residual update,

@@ -19,15 +19,12 @@ void RmsNormCpu(const ExecContext& ctx, const Tensor& out, const Tensor& x, cons
   static const std::vector<Isa> kTiers = OpTiers("rms_norm");
   const Isa tier = PickTier(ctx.ResolvedIsa(), kTiers);
   if (tier != Isa::kPortable) {
-    std::vector<float> wv = WidenAll(&w);
-    if (args.gemma) {
-      for (float& v : wv) v += 1.0f;  // RmsWeight's (1 + w), the same f32 add
-    }
     NormRowsJob job;
     job.x = x.data, job.x_dt = x.dtype;
     if (residual != nullptr) job.residual = residual->data, job.res_dt = residual->dtype;
     job.out = out.data, job.out_dt = out.dtype;
-    job.w = wv.data(), job.h = h, job.eps = args.eps, job.mean = true;
+    job.w = w.data, job.w_dt = w.dtype, job.gemma = args.gemma;
+    job.h = h, job.eps = args.eps, job.mean = true;
     job.stream_out = out.Numel() * static_cast<int64_t>(SizeOf(out.dtype)) >= kStreamOutBytes;
     RunNormTier(ctx, tier, job, rows);
     return;

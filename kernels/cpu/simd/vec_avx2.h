@@ -22,6 +22,18 @@ struct V256 {
   // One step of a sum of squares: acc + v*v, rounded after the product and
   // after the sum (never fused: the portable tier rounds twice).
   static F AddSquare(F acc, F v) { return _mm256_add_ps(acc, _mm256_mul_ps(v, v)); }
+  // s[0] + v[0] + ... + v[7], left to right, in lane 0 of s (see V512).
+  static __m128 ChainAdd(__m128 s, F v) {
+    s = Chain4(s, _mm256_castps256_ps128(v));
+    s = Chain4(s, _mm256_extractf128_ps(v, 1));
+    return s;
+  }
+  static __m128 Chain4(__m128 s, __m128 p) {
+    s = _mm_add_ss(s, p);
+    s = _mm_add_ss(s, _mm_movehdup_ps(p));
+    s = _mm_add_ss(s, _mm_unpackhi_ps(p, p));
+    return _mm_add_ss(s, _mm_shuffle_ps(p, p, 3));
+  }
   static void Spill(float* dst, F v) { _mm256_storeu_ps(dst, v); }
 
   // n elements of `bytes` each from p into a zeroed 32-byte buffer.

@@ -24,6 +24,22 @@ struct V512 {
   // One step of a sum of squares: acc + v*v, rounded after the product and
   // after the sum (never fused: the portable tier rounds twice).
   static F AddSquare(F acc, F v) { return _mm512_add_ps(acc, _mm512_mul_ps(v, v)); }
+  // s[0] + v[0] + v[1] + ... + v[15], left to right, in lane 0 of s: one
+  // scalar chain, the lanes brought down by shuffles (off its critical path).
+  static __m128 ChainAdd(__m128 s, F v) {
+    s = Chain4(s, _mm512_castps512_ps128(v));
+    s = Chain4(s, _mm512_extractf32x4_ps(v, 1));
+    s = Chain4(s, _mm512_extractf32x4_ps(v, 2));
+    s = Chain4(s, _mm512_extractf32x4_ps(v, 3));
+    return s;
+  }
+  // s + p[0] + p[1] + p[2] + p[3] in lane 0, left to right.
+  static __m128 Chain4(__m128 s, __m128 p) {
+    s = _mm_add_ss(s, p);
+    s = _mm_add_ss(s, _mm_movehdup_ps(p));
+    s = _mm_add_ss(s, _mm_unpackhi_ps(p, p));
+    return _mm_add_ss(s, _mm_shuffle_ps(p, p, 3));
+  }
   static void Spill(float* dst, F v) { _mm512_storeu_ps(dst, v); }
   static __mmask16 Mask(int n) { return static_cast<__mmask16>((1u << n) - 1u); }
 
