@@ -82,6 +82,35 @@ TEST(RowTiers, RmsNormEveryTierMatchesPortable) {
   EXPECT_GT(cases, 0);
 }
 
+// Outputs of 8 MiB and more take the streaming path (non-temporal stores
+// after an ordinary head up to the first aligned address of each row): rows
+// of 2053 elements start at every alignment, and 1030 / 2050 rows leave a
+// partial last panel.
+TEST(RowTiers, RmsNormStreamedOutputsMatchPortable) {
+  VT_REQUIRE_A_VECTOR_TIER();
+  std::mt19937_64 rng(vt::tiertest::Seed() + 5);
+  constexpr int64_t h = 2053;
+  for (DType od : kOut) {
+    const int64_t t = od == DType::kF32 ? 1030 : 2050;  // >= 8 MiB of output either way
+    for (int res = 0; res < 2; ++res) {
+      const Bytes x = RandomBytes(rng, DType::kBF16, t * h, false);
+      const Bytes w = RandomBytes(rng, DType::kF32, h, false);
+      const Bytes r0 = RandomBytes(rng, DType::kF32, t * h, false);
+      const std::string id = "rms_norm streamed T=" + std::to_string(t) + " H=2053 x=bf16 out=" +
+                             std::string(vt::Name(od)) + (res ? " residual=f32" : "");
+      CompareTiers("rms_norm", id, [&](const vt::ExecContext& ctx) {
+        Bytes xc = x, wc = w, rc = r0, out(static_cast<std::size_t>(t * h) * vt::SizeOf(od), 0xEE);
+        const Tensor rt = Tensor::Contiguous(rc.data(), DType::kF32, {t, h});
+        vt::RmsNorm(ctx, Tensor::Contiguous(out.data(), od, {t, h}), Tensor::Contiguous(xc.data(), DType::kBF16, {t, h}),
+                    Tensor::Contiguous(wc.data(), DType::kF32, {h}), {1e-6f, res == 1}, res ? &rt : nullptr);
+        Outs o{{od, out}};
+        if (res) o.push_back({DType::kF32, rc});
+        return o;
+      });
+    }
+  }
+}
+
 TEST(RowTiers, L2NormEveryTierMatchesPortable) {
   VT_REQUIRE_A_VECTOR_TIER();
   std::mt19937_64 rng(vt::tiertest::Seed() + 1);
