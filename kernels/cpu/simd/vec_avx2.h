@@ -100,7 +100,7 @@ struct V256 {
   static constexpr int kNtAlign = 32;
 
   // In-place transpose of an 8x8 f32 block: r[i] lane j <- r[j] lane i.
-  static void Transpose(F r[8]) {
+  __attribute__((always_inline)) static void Transpose(F r[8]) {
     __m256 t[8];
     for (int i = 0; i < 8; i += 2) {  // 32-bit interleave of row pairs
       t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);

@@ -76,7 +76,8 @@ struct V512 {
   static constexpr int kNtAlign = 64;
 
   // In-place transpose of a 16x16 f32 block: r[i] lane j <- r[j] lane i.
-  static void Transpose(F r[16]) {
+  // always_inline: as a call, the 16-register block goes through memory.
+  __attribute__((always_inline)) static void Transpose(F r[16]) {
     __m512 t[16];
     for (int i = 0; i < 16; i += 2) {  // 32-bit interleave of row pairs
       t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
