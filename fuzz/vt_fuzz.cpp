@@ -19,7 +19,9 @@
 #include "harness/catalog/catalog.h"
 #include "harness/cli/options.h"
 #include "harness/fuzz/vocabulary.h"
+#include "harness/runner/runner.h"
 #include "reports/atomic_file.h"
+#include "vt/isa.h"
 
 namespace {
 
@@ -103,6 +105,12 @@ int main(int argc, char** argv) {
     std::cerr << "vt-fuzz: " << cli::OneLine(e.what()) << "\n";
     return 2;
   }
+  try {
+    ApplyIsaFlag(o.isa);
+  } catch (const std::exception& e) {
+    std::cerr << "vt-fuzz: " << cli::OneLine(e.what()) << "\n";
+    return 2;
+  }
   if (!o.replay_dir.empty()) return fuzz::Replay(o.replay_dir, std::cout);
 
   const uint64_t seed = o.seed_given ? o.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
@@ -113,7 +121,12 @@ int main(int argc, char** argv) {
   } else {
     for (const std::string& n : o.ops) ops.push_back(FindOp(n));
   }
-  nlohmann::ordered_json doc = {{"tool", "vt-fuzz"}, {"seed", Hex(seed)}, {"ops", nlohmann::ordered_json::array()}};
+  std::cout << "vt-fuzz: isa " << vt::Name(vt::DefaultIsa()) << " (the tier every call runs; the isa mode checks the others)"
+            << std::endl;
+  nlohmann::ordered_json doc = {{"tool", "vt-fuzz"},
+                                {"seed", Hex(seed)},
+                                {"isa", std::string(vt::Name(vt::DefaultIsa()))},
+                                {"ops", nlohmann::ordered_json::array()}};
   int cases = 0, failed = 0;
   const auto t0 = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < ops.size(); ++i) {

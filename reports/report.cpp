@@ -78,7 +78,7 @@ std::string RenderMarkdown(const Json& doc) {
   os << "- git " << meta.value("git_sha", "?") << ", " << meta.value("compiler", "?") << ", "
      << meta.value("cpu", "?") << "\n";
   os << "- tier " << meta.value("tier", "?") << ", seed " << meta.value("seed", "?") << ", threads "
-     << meta.value("threads", 0) << ", shard " << meta.value("shard", "0/1") << ", "
+     << meta.value("threads", 0) << ", isa " << meta.value("isa", "?") << ", shard " << meta.value("shard", "0/1") << ", "
      << meta.value("seconds", 0.0) << " s\n\n";
   os << "**" << doc["summary"].value("final_line", "") << "**\n\n";
   const auto modes = Modes(doc);

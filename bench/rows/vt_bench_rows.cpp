@@ -8,12 +8,18 @@
 // Decode (T = 1) is compared with the add-chain bound: H dependent f32 adds,
 // the sequential sum the bytes contract requires, and nothing else.
 //
-// Usage: vt-bench-rows [--benchmark_repetitions=N] [--benchmark_out=rows.json
-//        --benchmark_out_format=json] [--benchmark_filter=REGEX]
+// Usage: vt-bench-rows [--quick] [--json FILE] [--benchmark_repetitions=N]
+//        [--benchmark_filter=REGEX] [other Google Benchmark flags]
+// --quick: 3 repetitions of at least 0.05 s each (the CTest `bench` run);
+// --json FILE: the ratio table as JSON (scripts/bench writes
+// build/bench/vt-bench-rows.json).
 #include <benchmark/benchmark.h>
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <string>
@@ -143,6 +149,8 @@ class MedianReporter : public benchmark::ConsoleReporter {
 
 std::string Key(const std::string& what, int threads) { return what + " threads=" + std::to_string(threads); }
 
+nlohmann::json g_rows = nlohmann::json::array();  // the table, for --json
+
 void PrintTable(const std::vector<OpCase>& cases) {
   // "cpu ratio": the same ratio in the calling thread's CPU time, shown at 1
   // thread only (at 2 the helper thread's time is not in it). On a shared,
@@ -162,6 +170,10 @@ void PrintTable(const std::vector<OpCase>& cases) {
         const double ratio = op->second / base->second;
         char cpu[16] = "-";
         if (threads == 1) std::snprintf(cpu, sizeof cpu, "%.2f", g_median_cpu_ns[op->first] / g_median_cpu_ns[base->first]);
+        g_rows.push_back({{"op", oc.name}, {"threads", threads}, {"tier", std::string(vt::Name(isa))},
+                          {"op_ns", op->second}, {"baseline", oc.copy_bytes ? "memcpy" : "add_chain"},
+                          {"baseline_ns", base->second}, {"ratio", ratio}, {"target", target},
+                          {"met", target == 0 ? nlohmann::json(nullptr) : nlohmann::json(ratio <= target)}});
         std::printf("%-42s %3d %-9s %12.1f %12.1f %7.2f %9s %7.2f %s\n", oc.name.c_str(), threads,
                     std::string(vt::Name(isa)).c_str(), op->second / 1e3, base->second / 1e3, ratio, cpu, target,
                     target == 0 ? "-" : (ratio <= target ? "yes" : "NO"));
@@ -195,17 +207,38 @@ int main(int argc, char** argv) {
     }
   }
   benchmark::RegisterBenchmark("add_chain H=4096", AddChain);
-  // Medians need repetitions; 5 unless the command line says otherwise.
-  std::vector<char*> args(argv, argv + argc);
-  std::string reps = "--benchmark_repetitions=5";
-  bool has_reps = false;
-  for (int i = 1; i < argc; ++i) has_reps = has_reps || std::strncmp(argv[i], "--benchmark_repetitions", 23) == 0;
+  // Medians need repetitions; 5 unless the command line says otherwise
+  // (--quick: 3 short ones). --quick and --json FILE are ours; the rest goes
+  // to Google Benchmark.
+  std::vector<char*> args = {argv[0]};
+  std::string json_path, reps = "--benchmark_repetitions=5", min_time = "--benchmark_min_time=0.05";
+  bool has_reps = false, quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) {
+      quick = true;
+    } else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
+      json_path = argv[++i];
+    } else {
+      has_reps = has_reps || std::strncmp(argv[i], "--benchmark_repetitions", 23) == 0;
+      args.push_back(argv[i]);
+    }
+  }
+  if (quick) reps = "--benchmark_repetitions=3";
   if (!has_reps) args.push_back(reps.data());
+  if (quick) args.push_back(min_time.data());
   int n = static_cast<int>(args.size());
   benchmark::Initialize(&n, args.data());
   MedianReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   PrintTable(cases);
+  if (!json_path.empty()) {
+    std::ofstream f(json_path);
+    f << nlohmann::json({{"tool", "vt-bench-rows"}, {"rows", g_rows}}).dump(2) << "\n";
+    if (!f) {
+      std::fprintf(stderr, "vt-bench-rows: cannot write %s\n", json_path.c_str());
+      return 1;
+    }
+  }
   benchmark::Shutdown();
   return 0;
 }

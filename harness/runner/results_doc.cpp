@@ -91,6 +91,8 @@ nlohmann::ordered_json ResultsDocument(const Summary& s, const RunConfig& cfg, c
                  {"tier", std::string(Name(cfg.tier))},
                  {"seed", Hex(cfg.seed)},
                  {"threads", cfg.threads > 0 ? cfg.threads : vt::DefaultThreads()},
+                 {"isa", std::string(vt::Name(vt::DefaultIsa()))},
+                 {"isa_best", std::string(vt::Name(vt::BestIsa()))},
                  {"shard", meta.shard},
                  {"seconds", s.seconds}};
   doc["summary"] = {{"passed", count(Outcome::kPassed)},

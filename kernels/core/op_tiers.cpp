@@ -21,6 +21,9 @@ struct OpTierLine {
 const std::vector<OpTierLine>& Table() {
   static const std::vector<OpTierLine> kTable = {
       // {"op_name", {Isa::kAvx2, Isa::kAvx512}},
+      {"matmul", {Isa::kAvx2, Isa::kAvx512}},          // kernels/cpu/gemm/gemm_simd.h
+      {"matmul_bt", {Isa::kAvx2, Isa::kAvx512}},
+      {"batched_matmul", {Isa::kAvx2, Isa::kAvx512}},
 
       // --- row / elementwise ops (branch rowsimd): cpu/norm/norm_tiers.h ---
       {"rms_norm", {Isa::kAvx2, Isa::kAvx512}},
