@@ -38,7 +38,7 @@ struct Campaign {
   double seconds = 15;        // `vt-fuzz --op NAME` with no --time / --cases
   Tier tier = Tier::kFull;    // the generator tier drawn from
   // Modes run on every case (those the op does not cover are dropped).
-  std::vector<std::string> modes = {"oracle", "threads", "equivalence", "negative"};
+  std::vector<std::string> modes = {"oracle", "threads", "isa", "equivalence", "negative"};
   std::vector<int> threads = {1, 2, 3, 4, 7, 8, 16};  // the oracle run's thread count, per case
   // Weights of the "values" knob settings (only those the op declares count).
   std::map<std::string, int> values = {{"normal", 2}, {"special", 1}, {"edges", 1}};

@@ -65,6 +65,7 @@ CaseResult CheckCase(const OpSpec& op, const std::vector<const Mode*>& modes, co
   RunConfig cfg;
   cfg.tier = tier;
   cfg.threads = probe.threads;
+  cfg.isa = FlagIsa();
   CaseResult last;
   last.status = Outcome::kSkipped;
   for (const Mode* m : modes) {
@@ -371,6 +372,7 @@ int Replay(const std::string& dir, std::ostream& out) {
       RunConfig cfg;
       cfg.tier = ParseTier(j.value("tier", "full")).value_or(Tier::kFull);
       cfg.threads = j.value("threads", 0);
+      cfg.isa = FlagIsa();
       const CaseResult r = Guarded(*mode, *op, ref, cfg);
       if (IsFailure(r.status)) {
         ++reproduced;

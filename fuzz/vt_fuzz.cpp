@@ -20,8 +20,10 @@
 #include "harness/cli/options.h"
 #include "harness/fuzz/vocabulary.h"
 #include "harness/runner/results_doc.h"
+#include "harness/runner/runner.h"
 #include "reports/atomic_file.h"
 #include "reports/report.h"
+#include "vt/isa.h"
 
 namespace {
 
@@ -105,6 +107,12 @@ int main(int argc, char** argv) {
     std::cerr << "vt-fuzz: " << cli::OneLine(e.what()) << "\n";
     return 2;
   }
+  try {
+    ApplyIsaFlag(o.isa);
+  } catch (const std::exception& e) {
+    std::cerr << "vt-fuzz: " << cli::OneLine(e.what()) << "\n";
+    return 2;
+  }
   if (!o.replay_dir.empty()) return fuzz::Replay(o.replay_dir, std::cout);
 
   const uint64_t seed = o.seed_given ? o.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
@@ -115,6 +123,8 @@ int main(int argc, char** argv) {
   } else {
     for (const std::string& n : o.ops) ops.push_back(FindOp(n));
   }
+  std::cout << "vt-fuzz: isa " << vt::Name(vt::DefaultIsa()) << " (the tier every call runs; the isa mode checks the others)"
+            << std::endl;
   nlohmann::ordered_json fuzz_ops = nlohmann::ordered_json::array();
   Summary found;  // the (unrepeated, shrunk) failures: the document's cases
   vt::reports::Tally tally;

@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev                  # case args, manifests, reports
   libcli11-dev                        # command lines of vt-conform, vt-golden, vt-fuzz
   libbenchmark-dev                    # Google Benchmark (speed targets)
+  libopenblas-dev                     # OpenBLAS: the GEMM benchmarks' baseline (scripts/bench)
   libtorch-dev                        # libtorch: the second, independent reference (torch mode)
   libboost-context-dev                # fibers of the cuda-emu SIMT emulation (kernels/cuda/emu)
   python3-jsonschema                  # ctest reports.schema: results.json against reports/results.schema.json

@@ -49,6 +49,15 @@ CLI::Validator NonEmpty(std::string what) {
   return Accepts([](const std::string& s) { return !s.empty() && OneLine(s) == s; }, std::move(what));
 }
 
+CLI::Validator IsaCheck() {
+  return Accepts([](const std::string& s) { return Contains(IsaNames(), s); },
+                 "a CPU tier (" + Join(IsaNames()) + ")");
+}
+
+constexpr const char* kIsaHelp =
+    "CPU tier every kernel call runs: portable, avx2, avx512, auto (the best this CPU runs); sets VT_ISA for the "
+    "run; the isa mode then checks only that vector tier (default VT_ISA, else auto)";
+
 CLI::Validator TierCheck() {
   return Accepts([](const std::string& s) { return ParseTier(s).has_value(); }, "a tier (smoke, ci, full)");
 }
@@ -202,6 +211,7 @@ ConformOptions ParseConformOptions(int argc, const char* const* argv, const Voca
   app.add_option("--shard", shard, "run every N-th case starting at I, 0 <= I < N (default 0/1)")->type_name("I/N");
   app.add_flag("--no-isolate", o.no_isolate, "run negative cases in-process, no fork (default off)");
   app.add_flag("--quiet", o.quiet, "no progress lines (default off)");
+  app.add_option("--isa", o.isa, kIsaHelp)->type_name("TIER")->check(IsaCheck());
   app.add_option("--backend", o.backend, "cuda mode: cuda-emu (the host emulation) or cuda (a device) (default cuda-emu)")
       ->type_name("NAME");
   // CI reports (reports/README.md).
@@ -296,7 +306,7 @@ FuzzOptions ParseFuzzOptions(int argc, const char* const* argv, const Vocabulary
   app.add_option("--threads", threads, "thread counts the oracle runs draw from, 1..64 (default: the campaign's)")
       ->type_name("N[,N...]")
       ->check(NonEmpty("a thread count"));
-  app.add_option("--mode", modes, "oracle, threads, equivalence, negative (default: the campaign's)")
+  app.add_option("--mode", modes, "oracle, threads, isa, equivalence, negative (default: the campaign's)")
       ->type_name("NAME[,NAME...]")
       ->check(NonEmpty("a mode name"));
   app.add_option("--dtype", dtypes, "only cases whose every dtype argument is one of these (default any)")
@@ -314,6 +324,7 @@ FuzzOptions ParseFuzzOptions(int argc, const char* const* argv, const Vocabulary
       ->type_name("FILE")
       ->check(NonEmpty("a file name"));
   app.add_flag("--quiet", o.quiet, "no progress lines (default off)");
+  app.add_option("--isa", o.isa, kIsaHelp)->type_name("TIER")->check(IsaCheck());
   if (!Run(app, argc, argv, o.help_text)) {
     o.help = true;
     return o;
@@ -339,7 +350,7 @@ FuzzOptions ParseFuzzOptions(int argc, const char* const* argv, const Vocabulary
   if (!modes.empty()) {
     // Golden cases are recorded, not drawn from the generator: not fuzzable.
     std::vector<std::string> fuzzable;
-    for (const char* m : {"oracle", "threads", "equivalence", "negative"}) {
+    for (const char* m : {"oracle", "threads", "isa", "equivalence", "negative"}) {
       if (Contains(voc.modes, m)) fuzzable.push_back(m);
     }
     o.modes = NameList("--mode", modes, fuzzable);

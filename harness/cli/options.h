@@ -49,6 +49,7 @@ struct ConformOptions {
   // Reports for CI (reports/README.md): JUnit XML, and an earlier results.json
   // whose differences head report.md.
   std::string junit, baseline;
+  std::string isa;  // --isa: portable, avx2, avx512 or auto; empty: not given (VT_ISA or the best tier)
 };
 
 struct GoldenOptions {
@@ -81,6 +82,7 @@ struct FuzzOptions {
   std::string replay_dir;        // --replay DIR: rerun saved cases instead of fuzzing
   int shard_index = 0, shard_count = 1;
   std::string json;              // --json FILE: the run's results document
+  std::string isa;               // --isa, as vt-conform's
 };
 
 ConformOptions ParseConformOptions(int argc, const char* const* argv, const Vocabulary& v);
@@ -92,6 +94,12 @@ FuzzOptions ParseFuzzOptions(int argc, const char* const* argv, const Vocabulary
 // Each returns false instead of guessing.
 bool ParseU64(std::string_view s, uint64_t& out);
 bool ParseInt(std::string_view s, int64_t lo, int64_t hi, int& out);
+
+// The --isa vocabulary (vt::Name of each vt::Isa).
+inline const std::vector<std::string>& IsaNames() {
+  static const std::vector<std::string> kNames = {"portable", "avx2", "avx512", "auto"};
+  return kNames;
+}
 
 // Side effects kept out of the parse functions: before any case runs, make
 // sure an output folder (created if needed) or an output file's folder can be

@@ -16,6 +16,7 @@
 #include "reports/junit.h"
 #include "reports/report.h"
 #include "vt/context.h"
+#include "vt/isa.h"
 
 namespace {
 
@@ -62,10 +63,12 @@ void PrintList() {
   std::cout << "\n";
 }
 
+// The op x mode matrix, and each op's CPU tiers: portable (every op) and the
+// vector tiers of vt::OpTiers, a tier this CPU cannot run in brackets.
 void PrintCoverage(const RunConfig& cfg) {
   std::cout << "op                        ";
   for (const auto& m : AllModes()) std::cout << " " << m->name();
-  std::cout << "\n";
+  std::cout << " tiers\n";
   for (const OpSpec& op : Catalog()) {
     std::string name = op.name;
     name.resize(26, ' ');
@@ -74,6 +77,11 @@ void PrintCoverage(const RunConfig& cfg) {
       std::string cell = m->Covers(op) ? "yes" : "-";
       cell.resize(m->name().size(), ' ');
       std::cout << " " << cell;
+    }
+    std::cout << " portable";
+    for (vt::Isa t : vt::OpTiers(op.name)) {
+      const std::string n(vt::Name(t));
+      std::cout << "," << (vt::IsaSupported(t) ? n : "(" + n + ")");
     }
     std::cout << "\n";
   }
@@ -98,6 +106,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   RunConfig cfg;
+  try {
+    cfg.isa = ApplyIsaFlag(o.isa);
+  } catch (const std::exception& e) {
+    Die(e.what());
+  }
   cfg.tier = o.tier;
   cfg.seed = o.seed;
   cfg.threads = o.threads;
@@ -179,7 +192,8 @@ int main(int argc, char** argv) {
   char seed_hex[32];
   std::snprintf(seed_hex, sizeof seed_hex, "0x%llx", static_cast<unsigned long long>(cfg.seed));
   std::cerr << "vt-conform: tier " << Name(cfg.tier) << ", seed " << seed_hex << ", threads "
-            << (cfg.threads > 0 ? cfg.threads : vt::DefaultThreads()) << ", " << sel.ops.size() << " ops, "
+            << (cfg.threads > 0 ? cfg.threads : vt::DefaultThreads()) << ", isa " << vt::Name(vt::DefaultIsa())
+            << ", " << sel.ops.size() << " ops, "
             << sel.modes.size() << " modes";
   if (!cfg.golden_dirs.empty()) std::cerr << ", goldens " << cfg.golden_dirs.front();
   std::cerr << "\n";

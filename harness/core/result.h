@@ -39,6 +39,8 @@ struct CaseResult {
   nlohmann::ordered_json metrics = nlohmann::ordered_json::object();  // per output
   uint64_t seed = 0;
   std::string repro;  // the command that reruns exactly this case
+  // isa mode: the tier a failure was seen on; the repro line passes it as --isa.
+  std::string isa;
   double seconds = 0.0;
 };
 

@@ -23,6 +23,10 @@ struct RunConfig {
   // cuda mode: the backend its cases run on (kCudaEmu: the host emulation;
   // kCUDA: a device, SKIPPED(no device) without one).
   vt::Backend cuda_backend = vt::Backend::kCudaEmu;
+  // --isa: the tier the run asked for (the CLIs also set VT_ISA, so every
+  // call without its own tier runs it); kAuto: not asked. The isa mode then
+  // checks only that vector tier against the portable one.
+  vt::Isa isa = vt::Isa::kAuto;
 };
 
 }  // namespace vt::conform

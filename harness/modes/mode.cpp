@@ -11,12 +11,14 @@ std::unique_ptr<Mode> MakeEquivalenceMode();
 std::unique_ptr<Mode> MakeNegativeMode();
 std::unique_ptr<Mode> MakeGoldenMode();
 std::unique_ptr<Mode> MakeCudaMode();
+std::unique_ptr<Mode> MakeIsaMode();
 
 const std::vector<std::unique_ptr<Mode>>& AllModes() {
   static const std::vector<std::unique_ptr<Mode>> kModes = [] {
     std::vector<std::unique_ptr<Mode>> v;
     v.push_back(MakeOracleMode());
     v.push_back(MakeThreadsMode());
+    v.push_back(MakeIsaMode());
     v.push_back(MakeEquivalenceMode());
     v.push_back(MakeNegativeMode());
     v.push_back(MakeGoldenMode());
@@ -44,6 +46,7 @@ int DrawCount(std::string_view mode, Tier tier) {
   const int t = static_cast<int>(tier);  // smoke, ci, full
   if (mode == "oracle") return std::vector<int>{4, 64, 400}[t];
   if (mode == "threads") return std::vector<int>{2, 24, 120}[t];
+  if (mode == "isa") return std::vector<int>{2, 24, 120}[t];  // plus the vector-tail cases (isa_mode.cpp)
   if (mode == "equivalence") return std::vector<int>{2, 12, 60}[t];
   if (mode == "negative") return std::vector<int>{1, 3, 8}[t];
   if (mode == "cuda") return std::vector<int>{2, 16, 64}[t];

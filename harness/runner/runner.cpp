@@ -2,6 +2,8 @@
 
 #include "harness/core/crash_note.h"
 
+#include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <chrono>
 #include <cmath>
@@ -102,8 +104,29 @@ std::string ReproCommand(const CaseResult& r, const RunConfig& cfg) {
                     std::string(Name(cfg.tier)) + " --case " + Quote(r.id);
   if (cfg.threads > 0) cmd += " --threads " + std::to_string(cfg.threads);
   if (r.mode == "cuda") cmd += " --backend " + std::string(vt::Name(cfg.cuda_backend));
+  if (!r.isa.empty()) {
+    cmd += " --isa " + r.isa;
+  } else if (cfg.isa != vt::Isa::kAuto) {
+    cmd += " --isa " + std::string(vt::Name(cfg.isa));
+  }
   for (const auto& d : cfg.golden_dirs) cmd += " --golden " + Quote(d);
   return cmd;
+}
+
+namespace {
+vt::Isa g_flag_isa = vt::Isa::kAuto;  // set once, by the CLI's main, before any case runs
+}  // namespace
+
+vt::Isa FlagIsa() { return g_flag_isa; }
+
+vt::Isa ApplyIsaFlag(const std::string& name) {
+  if (name.empty()) return vt::Isa::kAuto;
+  const std::optional<vt::Isa> isa = vt::ParseIsa(name);
+  if (!isa) throw std::runtime_error("--isa: unknown tier '" + name + "'");
+  if (!vt::IsaSupported(*isa)) throw std::runtime_error("--isa: this CPU does not run the " + name + " tier");
+  ::setenv("VT_ISA", name.c_str(), 1);
+  g_flag_isa = *isa;
+  return *isa;
 }
 
 void NoteRunningCase(const CaseResult& started, const RunConfig& cfg) {

@@ -36,6 +36,16 @@ std::string ReproCommand(const CaseResult& r, const RunConfig& cfg);
 // "CRASHED op/mode id" and its repro command. Arms the handlers.
 void NoteRunningCase(const CaseResult& started, const RunConfig& cfg);
 
+// --isa NAME (empty: not given): the tier every call of this process runs
+// unless it asks for its own. Sets VT_ISA - read once, at the first call that
+// resolves a tier, so this must run before any kernel - and returns the tier
+// for RunConfig::isa. A tier this CPU does not run is refused (throws
+// std::runtime_error naming it): a forced tier is run or refused, never
+// replaced by another behind the user's back.
+vt::Isa ApplyIsaFlag(const std::string& name);
+// The tier ApplyIsaFlag applied (kAuto: none), for RunConfigs built later.
+vt::Isa FlagIsa();
+
 // Runs the selection. Progress and failures go to `log` as they happen.
 Summary RunSelection(const Selection& sel, const RunConfig& cfg, std::ostream& log, bool progress = true);
 

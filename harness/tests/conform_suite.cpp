@@ -38,6 +38,9 @@ class ConformTest : public testing::Test {
     }
     RecordProperty("cases_ran", ran);
     RecordProperty("cases_skipped", skipped);
+    // The isa mode on a CPU that runs none of the op's vector tiers: nothing
+    // to compare, said as a skip with its reason rather than a failure.
+    if (ran == 0 && skipped > 0 && mode_->name() == "isa") GTEST_SKIP() << results.front().reason;
     EXPECT_GT(ran, 0) << op_->name << "/" << mode_->name() << "/" << Name(tier_) << " ran zero cases";
   }
 

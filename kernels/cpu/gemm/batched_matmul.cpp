@@ -3,7 +3,8 @@
 // innermost strides, row strides >= row widths, out's elements disjoint and
 // no overlap with a or b. Every operand is addressed through its strides:
 // batch strides are free (transposed views). Split: rows of the flattened
-// (batch, row) output space, each computed by one thread.
+// (batch, row) output space, each computed by one thread, on the call's tier
+// (ComputeBlock dispatches; a vector tier blocks the rows it is given itself).
 #include <algorithm>
 
 #include "api/kernel_types.h"
@@ -21,6 +22,7 @@ const void* At(const Tensor& t, int64_t elem) {
 void BatchedMatmulCpu(const ExecContext& ctx, const Tensor& out, const Tensor& a, const Tensor& b) {
   const int64_t g = out.shape[0], m = out.shape[1], n = out.shape[2];
   if (g == 0 || m == 0 || n == 0) return;
+  const Isa tier = gemm::TierOf(ctx, "batched_matmul");  // one tier for the whole call
   ParallelForRows(ctx, g * m, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1;) {
       const int64_t batch = r / m, i0 = r % m;
@@ -37,6 +39,7 @@ void BatchedMatmulCpu(const ExecContext& ctx, const Tensor& out, const Tensor& a
       p.out_dt = out.dtype;
       p.out_rs = out.stride[1];
       p.k = a.shape[2];
+      p.tier = tier;
       gemm::ComputeBlock(p, i0, i1, 0, n);
       r += i1 - i0;
     }

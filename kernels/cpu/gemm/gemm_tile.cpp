@@ -110,6 +110,9 @@ void StoreRow(const Problem& p, int64_t i, int64_t j0, int64_t w, const float* a
 
 void ComputeBlock(const Problem& p, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
   if (r0 >= r1 || c0 >= c1) return;
+  if (p.tier == Isa::kAvx512) return ComputeBlockAvx512(p, r0, r1, c0, c1);
+  if (p.tier == Isa::kAvx2) return ComputeBlockAvx2(p, r0, r1, c0, c1);
+  CountTierRun(Isa::kPortable);
   // Per worker, reused across calls: no allocation per chunk after the first.
   static thread_local std::vector<float> rows_f32, panel;
   const int64_t k = p.k;

@@ -5,8 +5,10 @@
 // count, so one process can run a case on every tier the machine has.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace vt {
 
@@ -27,5 +29,24 @@ Isa BestIsa();
 // else BestIsa(). An unknown or unsupported VT_ISA is reported on stderr once
 // and ignored.
 Isa DefaultIsa();
+
+// The vector tiers an op's CPU kernel has, lowest first (kAvx2, kAvx512);
+// empty: the op has only its portable tier. One table for the whole kernel set
+// (kernels/core/op_tiers.cpp), read by the harness's isa mode and --coverage.
+std::vector<Isa> OpTiers(std::string_view op);
+
+// The tier an op with vector tiers `has` (lowest first) runs when `resolved`
+// is asked for (ExecContext::ResolvedIsa): its highest tier at or below it,
+// else kPortable.
+Isa PickTier(Isa resolved, const std::vector<Isa>& has);
+
+// Which tier really ran. Every tier of a tiered kernel (its portable tier
+// too) counts itself once per block of work it computes, from whichever
+// thread computes it; the harness's isa mode reads the counts around a call
+// to prove the call ran the tier it asked for (a dispatch that ignores the
+// request is a bug the bytes alone cannot show). Relaxed atomics: the count,
+// not the order, is read, and only after the call has joined its workers.
+void CountTierRun(Isa isa);
+uint64_t TierRunCount(Isa isa);
 
 }  // namespace vt

@@ -1,0 +1,244 @@
+// vt-bench-rows: the row / elementwise ops on every CPU tier against memcpy of
+// the same traffic, measured in the same run (Google Benchmark, medians of
+// --benchmark_repetitions runs, real time), at 1 and 2 threads; then a ratio
+// table with the issue-25 targets. The baseline for an op that reads R bytes
+// and writes W bytes is a memcpy of (R + W) / 2 bytes (the same total
+// traffic; for rms_norm f32 that is exactly "copy x into out"); at 2 threads
+// the copy is split in two halves on the same pool the kernels use.
+// Decode (T = 1) is compared with the add-chain bound: H dependent f32 adds,
+// the sequential sum the bytes contract requires, and nothing else.
+//
+// Usage: vt-bench-rows [--quick] [--json FILE] [--benchmark_repetitions=N]
+//        [--benchmark_filter=REGEX] [other Google Benchmark flags]
+// --quick: 3 repetitions of at least 0.05 s each (the CTest `bench` run);
+// --json FILE: the ratio table as JSON (scripts/bench writes
+// build/bench/vt-bench-rows.json).
+#include <benchmark/benchmark.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "api/kernel_types.h"
+#include "vt/codec.h"
+#include "vt/ops.h"
+#include "vt/registry.h"
+#include "vt/threadpool.h"
+
+namespace {
+
+using vt::DType;
+using vt::Isa;
+using vt::Tensor;
+
+struct Buf {
+  std::vector<unsigned char> bytes;
+  Buf(std::size_t n, DType dt, float fill_scale) : bytes(n * vt::SizeOf(dt)) {
+    for (std::size_t i = 0; i < n; ++i) {  // a deterministic, non-constant pattern
+      const float v = fill_scale * static_cast<float>(static_cast<int>((i * 2654435761u) % 2001) - 1000) / 1000.0f;
+      if (dt == DType::kF32) {
+        std::memcpy(bytes.data() + i * 4, &v, 4);
+      } else {
+        const uint16_t h = dt == DType::kF16 ? vt::F32ToF16(v) : vt::F32ToBF16(v);
+        std::memcpy(bytes.data() + i * 2, &h, 2);
+      }
+    }
+  }
+  void* data() { return bytes.data(); }
+};
+
+vt::ExecContext Ctx(int threads, Isa isa) {
+  vt::ExecContext c;
+  c.threads = threads;
+  c.isa = isa;
+  return c;
+}
+
+// One op at one shape: its call, and the bytes its memcpy baseline copies.
+struct OpCase {
+  std::string name;  // table row, e.g. "rms_norm f32 [2048,4096]"
+  std::size_t copy_bytes;
+  std::function<void(const vt::ExecContext&)> call;
+  double target_1t, target_2t;  // ratio targets (time / memcpy time); 0: none stated
+};
+
+void CopyHalves(int threads, void* dst, const void* src, std::size_t n) {
+  if (threads == 1) {
+    std::memcpy(dst, src, n);
+    return;
+  }
+  vt::ThreadPool::Global().Run(threads, [&](int ith, int nth) {
+    const std::size_t a = n * ith / nth, b = n * (ith + 1) / nth;
+    std::memcpy(static_cast<char*>(dst) + a, static_cast<const char*>(src) + a, b - a);
+  });
+}
+
+std::vector<OpCase> Cases() {
+  constexpr int64_t T = 2048, H = 4096;
+  static Buf x32(T * H, DType::kF32, 1.0f), out32(T * H, DType::kF32, 0.0f), w32(H, DType::kF32, 1.0f);
+  static Buf xbf(T * H, DType::kBF16, 1.0f), outbf(T * H, DType::kBF16, 0.0f);
+  static Buf gate_up(T * 2 * H, DType::kF32, 4.0f), col(H, DType::kF32, 1.0f);
+  static Buf x1(H, DType::kF32, 1.0f), out1(H, DType::kF32, 0.0f);
+  // mul_col_vec_f32 runs in place on out32 once per iteration: factors of +-1
+  // keep its values from decaying into subnormals (a different speed).
+  for (int64_t j = 0; j < H; ++j) static_cast<float*>(col.data())[j] = (j % 3 == 0) ? -1.0f : 1.0f;
+  const auto f32 = [](Buf& b, std::initializer_list<int64_t> s) { return Tensor::Contiguous(b.data(), DType::kF32, s); };
+  const auto bf = [](Buf& b, std::initializer_list<int64_t> s) { return Tensor::Contiguous(b.data(), DType::kBF16, s); };
+  const std::size_t f32_bytes = T * H * 4;
+  return {
+      {"rms_norm f32 [2048,4096]", f32_bytes,
+       [=](const vt::ExecContext& c) { vt::RmsNorm(c, f32(out32, {T, H}), f32(x32, {T, H}), f32(w32, {H}), {}); },
+       1.5, 1.1},
+      {"rms_norm bf16 [2048,4096]", f32_bytes / 2,
+       [=](const vt::ExecContext& c) { vt::RmsNorm(c, bf(outbf, {T, H}), bf(xbf, {T, H}), f32(w32, {H}), {}); },
+       1.5, 1.1},
+      {"l2_norm f32 [2048,4096]", f32_bytes,
+       [=](const vt::ExecContext& c) { vt::L2Norm(c, f32(out32, {T, H}), f32(x32, {T, H}), {}); }, 1.5, 1.1},
+      {"mul_scalar f32 [2048,4096]", f32_bytes,
+       [=](const vt::ExecContext& c) { vt::MulScalar(c, f32(out32, {T, H}), f32(x32, {T, H}), 0.5); }, 1.5, 1.1},
+      {"mul_col_vec_f32 f32 [2048,4096]", f32_bytes,
+       [=](const vt::ExecContext& c) { vt::MulColVecF32(c, f32(out32, {T, H}), f32(col, {H})); }, 1.5, 1.1},
+      {"silu_and_mul f32 [2048,8192]->[2048,4096]", f32_bytes * 3 / 2,
+       [=](const vt::ExecContext& c) { vt::SiluAndMul(c, f32(out32, {T, H}), f32(gate_up, {T, 2 * H})); }, 2.5, 2.5},
+      {"rms_norm f32 decode [1,4096]", 0,
+       [=](const vt::ExecContext& c) { vt::RmsNorm(c, f32(out1, {1, H}), f32(x1, {1, H}), f32(w32, {H}), {}); },
+       1.2, 0},
+      // The same call without the API layer (validation, then the registry
+      // lookup): the kernel the tiers are, against the same bound.
+      {"rms_norm f32 decode [1,4096] kernel only", 0,
+       [=](const vt::ExecContext& c) {
+         static auto* const kernel = vt::GetKernel<vt::kernel::RmsNormFn>("rms_norm", vt::Backend::kCPU);
+         kernel(c, f32(out1, {1, H}), f32(x1, {1, H}), f32(w32, {H}), {}, nullptr);
+       },
+       1.2, 0},
+  };
+}
+
+// The add-chain bound of the decode row: H dependent f32 adds.
+void AddChain(benchmark::State& state) {
+  static Buf sq(4096, DType::kF32, 1.0f);
+  const auto* v = static_cast<const float*>(sq.data());
+  for (auto _ : state) {
+    float sum = 0.0f;
+    for (int k = 0; k < 4096; ++k) sum += v[k];  // one chain: no reassociation (no -ffast-math)
+    benchmark::DoNotOptimize(sum);
+  }
+}
+
+std::map<std::string, double> g_median_ns;      // benchmark name -> median real time (ns)
+std::map<std::string, double> g_median_cpu_ns;  // benchmark name -> median CPU time of the calling thread (ns)
+
+class MedianReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      if (r.aggregate_name == "median") {
+        g_median_ns[r.run_name.function_name] = r.GetAdjustedRealTime();
+        g_median_cpu_ns[r.run_name.function_name] = r.GetAdjustedCPUTime();
+      }
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+};
+
+std::string Key(const std::string& what, int threads) { return what + " threads=" + std::to_string(threads); }
+
+nlohmann::json g_rows = nlohmann::json::array();  // the table, for --json
+
+void PrintTable(const std::vector<OpCase>& cases) {
+  // "cpu ratio": the same ratio in the calling thread's CPU time, shown at 1
+  // thread only (at 2 the helper thread's time is not in it). On a shared,
+  // loaded machine it is the steadier of the two; the target is judged on
+  // the real-time ratio.
+  std::printf("\n%-42s %3s %-9s %12s %12s %7s %9s %7s %s\n", "op", "thr", "tier", "op (us)", "baseline(us)", "ratio",
+              "cpu ratio", "target", "met");
+  for (const OpCase& oc : cases) {
+    for (int threads : {1, 2}) {
+      const double target = threads == 1 ? oc.target_1t : oc.target_2t;
+      const std::string base_key = oc.copy_bytes ? Key("memcpy " + oc.name, threads) : "add_chain H=4096";
+      if (!oc.copy_bytes && threads == 2) continue;  // one row is one thread's chain
+      for (Isa isa : {Isa::kPortable, Isa::kAvx2, Isa::kAvx512}) {
+        const auto op = g_median_ns.find(Key(oc.name, threads) + " isa=" + std::string(vt::Name(isa)));
+        const auto base = g_median_ns.find(base_key);
+        if (op == g_median_ns.end() || base == g_median_ns.end()) continue;
+        const double ratio = op->second / base->second;
+        char cpu[16] = "-";
+        if (threads == 1) std::snprintf(cpu, sizeof cpu, "%.2f", g_median_cpu_ns[op->first] / g_median_cpu_ns[base->first]);
+        g_rows.push_back({{"op", oc.name}, {"threads", threads}, {"tier", std::string(vt::Name(isa))},
+                          {"op_ns", op->second}, {"baseline", oc.copy_bytes ? "memcpy" : "add_chain"},
+                          {"baseline_ns", base->second}, {"ratio", ratio}, {"target", target},
+                          {"met", target == 0 ? nlohmann::json(nullptr) : nlohmann::json(ratio <= target)}});
+        std::printf("%-42s %3d %-9s %12.1f %12.1f %7.2f %9s %7.2f %s\n", oc.name.c_str(), threads,
+                    std::string(vt::Name(isa)).c_str(), op->second / 1e3, base->second / 1e3, ratio, cpu, target,
+                    target == 0 ? "-" : (ratio <= target ? "yes" : "NO"));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<OpCase> cases = Cases();
+  static Buf src(16u << 20, DType::kF32, 1.0f), dst(16u << 20, DType::kF32, 0.0f);  // 64 MiB: the largest copy is 48
+  for (const OpCase& oc : cases) {
+    for (int threads : {1, 2}) {
+      if (oc.copy_bytes != 0) {
+        benchmark::RegisterBenchmark(Key("memcpy " + oc.name, threads).c_str(), [&oc, threads](benchmark::State& s) {
+          for (auto _ : s) CopyHalves(threads, dst.data(), src.data(), oc.copy_bytes);
+        })->UseRealTime();
+      } else if (threads == 2) {
+        continue;
+      }
+      for (Isa isa : {Isa::kPortable, Isa::kAvx2, Isa::kAvx512}) {
+        if (!vt::IsaSupported(isa)) continue;  // the table shows only tiers this CPU runs
+        const std::string name = Key(oc.name, threads) + " isa=" + std::string(vt::Name(isa));
+        benchmark::RegisterBenchmark(name.c_str(), [&oc, threads, isa](benchmark::State& s) {
+          const vt::ExecContext ctx = Ctx(threads, isa);
+          for (auto _ : s) oc.call(ctx);
+        })->UseRealTime();
+      }
+    }
+  }
+  benchmark::RegisterBenchmark("add_chain H=4096", AddChain);
+  // Medians need repetitions; 5 unless the command line says otherwise
+  // (--quick: 3 short ones). --quick and --json FILE are ours; the rest goes
+  // to Google Benchmark.
+  std::vector<char*> args = {argv[0]};
+  std::string json_path, reps = "--benchmark_repetitions=5", min_time = "--benchmark_min_time=0.05";
+  bool has_reps = false, quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--quick") == 0) {
+      quick = true;
+    } else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
+      json_path = argv[++i];
+    } else {
+      has_reps = has_reps || std::strncmp(argv[i], "--benchmark_repetitions", 23) == 0;
+      args.push_back(argv[i]);
+    }
+  }
+  if (quick) reps = "--benchmark_repetitions=3";
+  if (!has_reps) args.push_back(reps.data());
+  if (quick) args.push_back(min_time.data());
+  int n = static_cast<int>(args.size());
+  benchmark::Initialize(&n, args.data());
+  MedianReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  PrintTable(cases);
+  if (!json_path.empty()) {
+    std::ofstream f(json_path);
+    f << nlohmann::json({{"tool", "vt-bench-rows"}, {"rows", g_rows}}).dump(2) << "\n";
+    if (!f) {
+      std::fprintf(stderr, "vt-bench-rows: cannot write %s\n", json_path.c_str());
+      return 1;
+    }
+  }
+  benchmark::Shutdown();
+  return 0;
+}

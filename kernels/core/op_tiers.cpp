@@ -1,0 +1,67 @@
+// The tier table: which vector tiers each op's CPU kernel has (vt/isa.h).
+// One line per tiered op; an op not listed has only its portable tier. A line
+// is added in the same commit as the tier itself: the harness's isa mode runs
+// every listed tier against the portable tier's bytes, so a listed tier that
+// does not exist would pass vacuously (the tier-run counts below catch that:
+// the isa mode requires the requested tier to have counted itself).
+#include <array>
+#include <atomic>
+#include <utility>
+
+#include "vt/isa.h"
+
+namespace vt {
+namespace {
+
+struct OpTierLine {
+  std::string_view op;
+  std::vector<Isa> tiers;  // lowest first
+};
+
+const std::vector<OpTierLine>& Table() {
+  static const std::vector<OpTierLine> kTable = {
+      // {"op_name", {Isa::kAvx2, Isa::kAvx512}},
+      {"matmul", {Isa::kAvx2, Isa::kAvx512}},          // kernels/cpu/gemm/gemm_simd.h
+      {"matmul_bt", {Isa::kAvx2, Isa::kAvx512}},
+      {"batched_matmul", {Isa::kAvx2, Isa::kAvx512}},
+
+      // --- row / elementwise ops (branch rowsimd): cpu/norm/norm_tiers.h ---
+      {"rms_norm", {Isa::kAvx2, Isa::kAvx512}},
+      {"l2_norm", {Isa::kAvx2, Isa::kAvx512}},
+      // cpu/act/scale_tiers.h
+      {"mul_scalar", {Isa::kAvx2, Isa::kAvx512}},
+      {"mul_col_vec_f32", {Isa::kAvx2, Isa::kAvx512}},
+      // cpu/act/silu_tiers.h (avx512 only: its vector expf needs 64-bit permutes and FMA)
+      {"silu_and_mul", {Isa::kAvx512}},
+      // --- end row / elementwise ops ---
+  };
+  return kTable;
+}
+
+std::array<std::atomic<uint64_t>, 4>& Counts() {
+  static std::array<std::atomic<uint64_t>, 4> counts{};
+  return counts;
+}
+
+}  // namespace
+
+std::vector<Isa> OpTiers(std::string_view op) {
+  for (const OpTierLine& line : Table()) {
+    if (line.op == op) return line.tiers;
+  }
+  return {};
+}
+
+Isa PickTier(Isa resolved, const std::vector<Isa>& has) {
+  Isa best = Isa::kPortable;
+  for (Isa t : has) {
+    if (static_cast<int>(t) <= static_cast<int>(resolved) && IsaSupported(t)) best = t;
+  }
+  return best;
+}
+
+void CountTierRun(Isa isa) { Counts()[static_cast<std::size_t>(isa)].fetch_add(1, std::memory_order_relaxed); }
+
+uint64_t TierRunCount(Isa isa) { return Counts()[static_cast<std::size_t>(isa)].load(std::memory_order_relaxed); }
+
+}  // namespace vt

@@ -1,0 +1,60 @@
+// The vector tiers' partition of a 2-D GEMM (gemm_tile.h: RunVectorTier) and
+// their per-thread scratch. Portable code: no intrinsics here.
+#include <algorithm>
+#include <atomic>
+#include <vector>
+
+#include "cpu/gemm/gemm_tile.h"
+#include "vt/threadpool.h"
+
+namespace vt::cpu::gemm {
+namespace {
+
+// Block sizes of the partition. A block's packed activation rows (kBlockRows
+// x K floats) and one packed weight panel (K x 32 floats) stay in L2 for
+// K up to about 1024; the activation block is packed once per block, so wide
+// blocks amortise it (the decode path, M = 1, narrows them below: 256
+// columns is 1 KB of each f32 weight row, a stream the prefetcher follows).
+constexpr int64_t kBlockRows = 96;   // a multiple of both tiers' 6-row micro-tile
+constexpr int64_t kBlockCols = 512;  // a multiple of both tiers' panel widths
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+float* Scratch(int slot, int64_t n) {
+  static thread_local std::vector<float> buffers[3];
+  std::vector<float>& b = buffers[slot];
+  if (static_cast<int64_t>(b.size()) < n) b.resize(static_cast<std::size_t>(n));
+  return b.data();
+}
+
+void RunVectorTier(const ExecContext& ctx, const Problem& p, int64_t m, int64_t n) {
+  if (m <= 0 || n <= 0) return;
+  const int64_t brows = std::min(m, kBlockRows);
+  // Narrow problems split their columns finer so every thread gets work.
+  const int nth = ctx.ResolvedThreads();
+  int64_t bcols = kBlockCols;
+  if (m == 1) bcols = 256;
+  while (bcols > 32 && CeilDiv(m, brows) * CeilDiv(n, bcols) < 2 * static_cast<int64_t>(nth)) bcols /= 2;
+  const int64_t nrb = CeilDiv(m, brows), ncb = CeilDiv(n, bcols);
+  const int64_t total = nrb * ncb;
+  const int workers = static_cast<int>(std::min<int64_t>(nth, total));
+  std::atomic<int64_t> next{0};
+  // Blocks in column-major order: consecutive blocks share a column range,
+  // so its weight panels are warm in the shared cache for the next thread.
+  auto body = [&](int, int) {
+    for (int64_t b = next.fetch_add(1, std::memory_order_relaxed); b < total;
+         b = next.fetch_add(1, std::memory_order_relaxed)) {
+      const int64_t rb = b % nrb, cb = b / nrb;
+      ComputeBlock(p, rb * brows, std::min(m, (rb + 1) * brows), cb * bcols, std::min(n, (cb + 1) * bcols));
+    }
+  };
+  if (workers <= 1) {
+    body(0, 1);
+    return;
+  }
+  ThreadPool::Global().Run(workers, body);
+}
+
+}  // namespace vt::cpu::gemm

@@ -1,0 +1,224 @@
+// The GEMM vector tiers' engine, written once over a vector type V (V512 in
+// gemm_avx512.cpp, V256 in gemm_avx2.cpp) and compiled in each tier's file
+// under that tier's target pragma. Include it only there, after every other
+// header: all it defines is internal to that file.
+//
+// Contract: the portable engine's (gemm_tile.h). Each output is one f32
+// accumulator from +0; for k = 0..K-1 in order it takes one multiply
+// a[i,k] * b[k,j] and one add, rounded each (V::MulAdd: a multiply, then an
+// add, never a fused multiply-add; -ffp-contract=off keeps the compiler from
+// fusing them).
+// Vector lane c of accumulator v of row r holds output column j0 + v*L + c:
+// lanes run across output columns, so vectorising changes no sum.
+//
+// Structure of ComputeBlockImpl (one thread, one block of outputs):
+//   - decode (one row, a [K,N]-ordered f32/bf16 weight): no packing; each
+//     weight row is read in place, kDecodeVecs vectors of columns at a time;
+//   - otherwise, per block of up to kBlockRows rows: the rows are widened to
+//     f32 ONCE and packed kMR-interleaved ([K][kMR] per group, rows past the
+//     block zero); per panel of kNV*L columns the weight is packed to f32
+//     ([K][kNV*L], dtype and orientation resolved once per panel, columns
+//     past the block zero); a kMR x kNV register tile runs the whole K.
+#pragma once
+
+// Internal linkage: each tier's file compiles these under its own target, and
+// a shared symbol would let the linker hand one tier's code to the other.
+namespace vt::cpu::gemm::simd {
+namespace {
+
+inline constexpr int kMR = 6;            // rows per register tile
+inline constexpr int kNV = 2;            // vectors of columns per register tile
+inline constexpr int64_t kRowBlock = 96;  // rows widened and packed at once
+inline constexpr int kDecodeVecs = 8;    // vectors of columns per decode pass
+
+inline int64_t Min(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// Element e of a float operand, widened to f32 (exact for every dtype).
+inline float Widen(DType dt, const unsigned char* base, int64_t e) {
+  if (dt == DType::kF32) {
+    float f;
+    __builtin_memcpy(&f, base + e * 4, 4);
+    return f;
+  }
+  uint16_t h;
+  __builtin_memcpy(&h, base + e * 2, 2);
+  return dt == DType::kBF16 ? BF16ToF32(h) : F16ToF32(h);
+}
+
+// Rows [i0, i0 + rows) of a into groups of kMR rows: dst[g][p * kMR + r].
+template <DType T>
+void PackRows(const Problem& pr, int64_t i0, int64_t rows, float* dst) {
+  const auto* a = static_cast<const unsigned char*>(pr.a);
+  const int64_t k = pr.k;
+  for (int64_t g = 0; g * kMR < rows; ++g) {
+    float* gd = dst + g * k * kMR;
+    for (int r = 0; r < kMR; ++r) {
+      const int64_t row = g * kMR + r;
+      if (row >= rows) {
+        for (int64_t p = 0; p < k; ++p) gd[p * kMR + r] = 0.0f;
+        continue;
+      }
+      const int64_t e0 = (i0 + row) * pr.a_rs;
+      for (int64_t p = 0; p < k; ++p) gd[p * kMR + r] = Widen(T, a, e0 + p);
+    }
+  }
+}
+
+// Weight columns [j0, j0 + w) as dst[p * width + c], zero for c >= w.
+template <class V, DType T>
+void PackCols(const Problem& pr, int64_t j0, int64_t w, int width, float* dst) {
+  const auto* b = static_cast<const unsigned char*>(pr.b);
+  const int64_t k = pr.k;
+  if constexpr (T != DType::kF16) {
+    if (!pr.b_nk && w == width) {  // whole vectors of a [K,N]-ordered row: widened in registers
+      for (int64_t p = 0; p < k; ++p) {
+        for (int c = 0; c < width; c += V::kLanes) V::Store(dst + p * width + c, V::template LoadAs<T>(b, p * pr.ldb + j0 + c));
+      }
+      return;
+    }
+  }
+  if (pr.b_nk) {
+    for (int c = 0; c < width; ++c) {
+      if (c >= w) {
+        for (int64_t p = 0; p < k; ++p) dst[p * width + c] = 0.0f;
+        continue;
+      }
+      const int64_t e0 = (j0 + c) * pr.ldb;
+      for (int64_t p = 0; p < k; ++p) dst[p * width + c] = Widen(T, b, e0 + p);
+    }
+    return;
+  }
+  for (int64_t p = 0; p < k; ++p) {
+    float* row = dst + p * width;
+    const int64_t e0 = p * pr.ldb + j0;
+    int c = 0;
+    for (; c < w; ++c) row[c] = Widen(T, b, e0 + c);
+    for (; c < width; ++c) row[c] = 0.0f;
+  }
+}
+
+// Row i's first w results to out[i, j0 .. j0 + w), rounded to out's dtype.
+inline void StoreRow(const Problem& pr, int64_t i, int64_t j0, int64_t w, const float* acc) {
+  auto* base = static_cast<unsigned char*>(pr.out);
+  const int64_t e0 = i * pr.out_rs + j0;
+  if (pr.out_dt == DType::kF32) {
+    __builtin_memcpy(base + e0 * 4, acc, static_cast<std::size_t>(w) * 4);
+    return;
+  }
+  for (int64_t c = 0; c < w; ++c) {
+    const uint16_t h = pr.out_dt == DType::kBF16 ? F32ToBF16(acc[c]) : F32ToF16(acc[c]);
+    __builtin_memcpy(base + (e0 + c) * 2, &h, 2);
+  }
+}
+
+// acc[r][c] = sum over p in order of ap[p][r] * bp[p][c], c < kNV * L.
+template <class V>
+void Tile(const float* ap, const float* bp, int64_t k, float* acc) {
+  constexpr int L = V::kLanes;
+  typename V::T c[kMR][kNV];
+#pragma GCC unroll 16
+  for (int r = 0; r < kMR; ++r) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kNV; ++v) c[r][v] = V::Zero();
+  }
+  for (int64_t p = 0; p < k; ++p) {
+    typename V::T b[kNV];
+#pragma GCC unroll 4
+    for (int v = 0; v < kNV; ++v) b[v] = V::Load(bp + p * (kNV * L) + v * L);
+#pragma GCC unroll 16
+    for (int r = 0; r < kMR; ++r) {
+      const typename V::T av = V::Set1(ap[p * kMR + r]);
+#pragma GCC unroll 4
+      for (int v = 0; v < kNV; ++v) c[r][v] = V::MulAdd(c[r][v], av, b[v]);
+    }
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < kMR; ++r) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kNV; ++v) V::Store(acc + r * (kNV * L) + v * L, c[r][v]);
+  }
+}
+
+template <class V, DType A, DType B>
+void PackedBlock(const Problem& pr, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+  constexpr int kWidth = kNV * V::kLanes;
+  const int64_t k = pr.k;
+  float* apack = Scratch(0, kRowBlock * k);
+  float* bpack = Scratch(1, kWidth * k);
+  float acc[kMR * kWidth];
+  for (int64_t i0 = r0; i0 < r1; i0 += kRowBlock) {
+    const int64_t rows = Min(kRowBlock, r1 - i0);
+    PackRows<A>(pr, i0, rows, apack);
+    for (int64_t j0 = c0; j0 < c1; j0 += kWidth) {
+      const int64_t w = Min(kWidth, c1 - j0);
+      PackCols<V, B>(pr, j0, w, kWidth, bpack);
+      for (int64_t g = 0; g * kMR < rows; ++g) {
+        Tile<V>(apack + g * k * kMR, bpack, k, acc);
+        const int valid = static_cast<int>(Min(kMR, rows - g * kMR));
+        for (int r = 0; r < valid; ++r) StoreRow(pr, i0 + g * kMR + r, j0, w, acc + r * kWidth);
+      }
+    }
+  }
+}
+
+// One row against a [K,N]-ordered weight read in place (decode): NV vectors
+// of columns from column j over the whole K; Partial: one vector whose lanes
+// past `part` are loaded as +0 and never stored.
+template <class V, DType B, int NV, bool Partial>
+void DecodeVecs(const Problem& pr, const float* arow, int64_t i, int64_t j, int part, float* acc) {
+  constexpr int L = V::kLanes;
+  const auto* b = static_cast<const unsigned char*>(pr.b);
+  typename V::T c[NV];
+#pragma GCC unroll 16
+  for (int v = 0; v < NV; ++v) c[v] = V::Zero();
+  for (int64_t p = 0; p < pr.k; ++p) {
+    const typename V::T av = V::Set1(arow[p]);
+    const int64_t e = p * pr.ldb + j;
+#pragma GCC unroll 16
+    for (int v = 0; v < NV; ++v) {
+      const typename V::T bv =
+          Partial ? V::template LoadPartial<B>(b, e, part) : V::template LoadAs<B>(b, e + v * L);
+      c[v] = V::MulAdd(c[v], av, bv);
+    }
+  }
+#pragma GCC unroll 16
+  for (int v = 0; v < NV; ++v) V::Store(acc + v * L, c[v]);
+  StoreRow(pr, i, j, Partial ? part : NV * L, acc);
+}
+
+template <class V, DType A, DType B>
+void DecodeRow(const Problem& pr, int64_t i, int64_t c0, int64_t c1) {
+  constexpr int L = V::kLanes;
+  float* arow = Scratch(0, pr.k);
+  const auto* a = static_cast<const unsigned char*>(pr.a);
+  for (int64_t p = 0; p < pr.k; ++p) arow[p] = Widen(A, a, i * pr.a_rs + p);
+  float acc[kDecodeVecs * L];
+  int64_t j = c0;
+  for (; j + kDecodeVecs * L <= c1; j += kDecodeVecs * L) DecodeVecs<V, B, kDecodeVecs, false>(pr, arow, i, j, 0, acc);
+  for (; j + L <= c1; j += L) DecodeVecs<V, B, 1, false>(pr, arow, i, j, 0, acc);
+  if (j < c1) DecodeVecs<V, B, 1, true>(pr, arow, i, j, static_cast<int>(c1 - j), acc);
+}
+
+template <class V, DType A>
+void DispatchB(const Problem& pr, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+  const bool decode = r1 - r0 == 1 && !pr.b_nk && pr.b_dt != DType::kF16;
+  switch (pr.b_dt) {
+    case DType::kF16: return PackedBlock<V, A, DType::kF16>(pr, r0, r1, c0, c1);
+    case DType::kBF16:
+      return decode ? DecodeRow<V, A, DType::kBF16>(pr, r0, c0, c1) : PackedBlock<V, A, DType::kBF16>(pr, r0, r1, c0, c1);
+    default:
+      return decode ? DecodeRow<V, A, DType::kF32>(pr, r0, c0, c1) : PackedBlock<V, A, DType::kF32>(pr, r0, r1, c0, c1);
+  }
+}
+
+template <class V>
+void ComputeBlockImpl(const Problem& pr, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+  switch (pr.a_dt) {
+    case DType::kF16: return DispatchB<V, DType::kF16>(pr, r0, r1, c0, c1);
+    case DType::kBF16: return DispatchB<V, DType::kBF16>(pr, r0, r1, c0, c1);
+    default: return DispatchB<V, DType::kF32>(pr, r0, r1, c0, c1);
+  }
+}
+
+}  // namespace
+}  // namespace vt::cpu::gemm::simd

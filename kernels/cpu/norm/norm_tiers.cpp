@@ -1,0 +1,34 @@
+// Dispatch of the row-norm tiers (portable code: the tier bodies live in
+// norm_panel_avx512.cpp / norm_panel_avx2.cpp).
+#include "cpu/norm/norm_tiers.h"
+
+#include "cpu/simd/target.h"
+#include "vt/threadpool.h"
+
+namespace vt::cpu {
+
+void RunNormTier(const ExecContext& ctx, Isa tier, const NormRowsJob& job_in, int64_t rows) {
+#if VT_X86_TIERS
+  const int lanes = tier == Isa::kAvx512 ? avx512::kLanes : avx2::kLanes;
+  const int64_t panels = (rows + lanes - 1) / lanes;
+  NormRowsJob job = job_in;
+  job.prefetch = panels > 1;
+  ParallelForRows(ctx, panels, [&](int64_t p0, int64_t p1) {
+    CountTierRun(tier);
+    float inv[avx512::kLanes];
+    for (int64_t p = p0; p < p1; ++p) {
+      const int64_t r0 = p * lanes;
+      const int nr = static_cast<int>(rows - r0 < lanes ? rows - r0 : lanes);
+      if (tier == Isa::kAvx512) {
+        avx512::NormPanel(job, r0, nr, inv);
+      } else {
+        avx2::NormPanel(job, r0, nr, inv);
+      }
+    }
+  });
+#else
+  (void)ctx, (void)tier, (void)job_in, (void)rows;  // unreachable: no x86 tier is supported here
+#endif
+}
+
+}  // namespace vt::cpu
