@@ -39,8 +39,9 @@ class MedianReporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs) {
       if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median" && !r.error_occurred) {
+        // GetAdjustedRealTime is in r.time_unit; the multiplier turns seconds into that unit.
         median_ms[r.run_name.function_name] =
-            r.GetAdjustedRealTime() * benchmark::GetTimeUnitMultiplier(r.time_unit) * 1e3;
+            r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit) * 1e3;
       }
     }
     ConsoleReporter::ReportRuns(runs);

@@ -13,8 +13,7 @@ namespace {
 // Block sizes of the partition. A block's packed activation rows (kBlockRows
 // x K floats) and one packed weight panel (K x 32 floats) stay in L2 for
 // K up to about 1024; the activation block is packed once per block, so wide
-// blocks amortise it (the decode path, M = 1, narrows them below: 256
-// columns is 1 KB of each f32 weight row, a stream the prefetcher follows).
+// blocks amortise it. Decode (M = 1) blocks are sized below.
 constexpr int64_t kBlockRows = 96;   // a multiple of both tiers' 6-row micro-tile
 constexpr int64_t kBlockCols = 512;  // a multiple of both tiers' panel widths
 
@@ -35,8 +34,10 @@ void RunVectorTier(const ExecContext& ctx, const Problem& p, int64_t m, int64_t 
   // Narrow problems split their columns finer so every thread gets work.
   const int nth = ctx.ResolvedThreads();
   int64_t bcols = kBlockCols;
-  if (m == 1) bcols = 256;
-  while (bcols > 32 && CeilDiv(m, brows) * CeilDiv(n, bcols) < 2 * static_cast<int64_t>(nth)) bcols /= 2;
+  // Decode: one contiguous column range per thread (at most 4096 columns,
+  // 16 KB of accumulators in L1), streamed row by row (gemm_simd.h DecodeRow).
+  if (m == 1) bcols = std::min<int64_t>(4096, std::max<int64_t>(64, (CeilDiv(n, nth) + 63) / 64 * 64));
+  while (m > 1 && bcols > 32 && CeilDiv(m, brows) * CeilDiv(n, bcols) < 2 * static_cast<int64_t>(nth)) bcols /= 2;
   const int64_t nrb = CeilDiv(m, brows), ncb = CeilDiv(n, bcols);
   const int64_t total = nrb * ncb;
   const int workers = static_cast<int>(std::min<int64_t>(nth, total));

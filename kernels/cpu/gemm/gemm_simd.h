@@ -12,8 +12,8 @@
 // lanes run across output columns, so vectorising changes no sum.
 //
 // Structure of ComputeBlockImpl (one thread, one block of outputs):
-//   - decode (one row, a [K,N]-ordered f32/bf16 weight): no packing; each
-//     weight row is read in place, kDecodeVecs vectors of columns at a time;
+//   - decode (one row, a [K,N]-ordered f32/bf16 weight): no packing; the
+//     weight rows are streamed in place into f32 accumulators (DecodeRow);
 //   - otherwise, per block of up to kBlockRows rows: the rows are widened to
 //     f32 ONCE and packed kMR-interleaved ([K][kMR] per group, rows past the
 //     block zero); per panel of kNV*L columns the weight is packed to f32
@@ -29,7 +29,6 @@ namespace {
 inline constexpr int kMR = 6;            // rows per register tile
 inline constexpr int kNV = 2;            // vectors of columns per register tile
 inline constexpr int64_t kRowBlock = 96;  // rows widened and packed at once
-inline constexpr int kDecodeVecs = 8;    // vectors of columns per decode pass
 
 inline int64_t Min(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -161,42 +160,58 @@ void PackedBlock(const Problem& pr, int64_t r0, int64_t r1, int64_t c0, int64_t 
   }
 }
 
-// One row against a [K,N]-ordered weight read in place (decode): NV vectors
-// of columns from column j over the whole K; Partial: one vector whose lanes
-// past `part` are loaded as +0 and never stored.
-template <class V, DType B, int NV, bool Partial>
-void DecodeVecs(const Problem& pr, const float* arow, int64_t i, int64_t j, int part, float* acc) {
-  constexpr int L = V::kLanes;
-  const auto* b = static_cast<const unsigned char*>(pr.b);
-  typename V::T c[NV];
-#pragma GCC unroll 16
-  for (int v = 0; v < NV; ++v) c[v] = V::Zero();
-  for (int64_t p = 0; p < pr.k; ++p) {
-    const typename V::T av = V::Set1(arow[p]);
-    const int64_t e = p * pr.ldb + j;
-#pragma GCC unroll 16
-    for (int v = 0; v < NV; ++v) {
-      const typename V::T bv =
-          Partial ? V::template LoadPartial<B>(b, e, part) : V::template LoadAs<B>(b, e + v * L);
-      c[v] = V::MulAdd(c[v], av, bv);
-    }
+// acc[c, c + L) += a[q] * b[e[q] + c, ...) for q = 0..Q-1 in that order, each a
+// multiply then an add (Partial: lanes from n on are loaded as +0 and never
+// stored by the caller).
+template <class V, DType B, int Q, bool Partial>
+inline void DecodeStep(float* acc, const unsigned char* b, const int64_t* e, const typename V::T* a, int64_t c,
+                       int n) {
+  typename V::T s = V::Load(acc + c);
+#pragma GCC unroll 4
+  for (int q = 0; q < Q; ++q) {
+    s = V::MulAdd(s, a[q], Partial ? V::template LoadPartial<B>(b, e[q] + c, n) : V::template LoadAs<B>(b, e[q] + c));
   }
-#pragma GCC unroll 16
-  for (int v = 0; v < NV; ++v) V::Store(acc + v * L, c[v]);
-  StoreRow(pr, i, j, Partial ? part : NV * L, acc);
+  V::Store(acc + c, s);
 }
 
+// Q consecutive weight rows (element offsets e[q] of their first column) over
+// w columns into acc: whole vectors, then the last partial one.
+template <class V, DType B, int Q>
+void DecodeRows(float* acc, const unsigned char* b, const int64_t* e, const typename V::T* a, int64_t w) {
+  constexpr int L = V::kLanes;
+  int64_t c = 0;
+  for (; c + L <= w; c += L) DecodeStep<V, B, Q, false>(acc, b, e, a, c, L);
+  if (c < w) DecodeStep<V, B, Q, true>(acc, b, e, a, c, static_cast<int>(w - c));
+}
+
+// One row against a [K,N]-ordered weight read in place (decode): the weight
+// is streamed row by row over the block's columns - contiguous reads the
+// prefetcher follows - into f32 accumulators kept in L1 (RunVectorTier caps
+// a decode block at 4096 columns, 16 KB), four rows of k per pass. Each
+// output still takes k = 0, 1, ... in order, one multiply and one add each;
+// an accumulator stored and reloaded in f32 is the same value.
 template <class V, DType A, DType B>
 void DecodeRow(const Problem& pr, int64_t i, int64_t c0, int64_t c1) {
   constexpr int L = V::kLanes;
-  float* arow = Scratch(0, pr.k);
+  const int64_t w = c1 - c0, k = pr.k;
+  float* arow = Scratch(0, k);
+  float* acc = Scratch(2, w + L);
   const auto* a = static_cast<const unsigned char*>(pr.a);
-  for (int64_t p = 0; p < pr.k; ++p) arow[p] = Widen(A, a, i * pr.a_rs + p);
-  float acc[kDecodeVecs * L];
-  int64_t j = c0;
-  for (; j + kDecodeVecs * L <= c1; j += kDecodeVecs * L) DecodeVecs<V, B, kDecodeVecs, false>(pr, arow, i, j, 0, acc);
-  for (; j + L <= c1; j += L) DecodeVecs<V, B, 1, false>(pr, arow, i, j, 0, acc);
-  if (j < c1) DecodeVecs<V, B, 1, true>(pr, arow, i, j, static_cast<int>(c1 - j), acc);
+  const auto* b = static_cast<const unsigned char*>(pr.b);
+  for (int64_t p = 0; p < k; ++p) arow[p] = Widen(A, a, i * pr.a_rs + p);
+  for (int64_t c = 0; c < w + L; ++c) acc[c] = 0.0f;
+  int64_t p = 0;
+  for (; p + 4 <= k; p += 4) {
+    const int64_t e[4] = {p * pr.ldb + c0, (p + 1) * pr.ldb + c0, (p + 2) * pr.ldb + c0, (p + 3) * pr.ldb + c0};
+    const typename V::T av[4] = {V::Set1(arow[p]), V::Set1(arow[p + 1]), V::Set1(arow[p + 2]), V::Set1(arow[p + 3])};
+    DecodeRows<V, B, 4>(acc, b, e, av, w);
+  }
+  for (; p < k; ++p) {
+    const int64_t e[1] = {p * pr.ldb + c0};
+    const typename V::T av[1] = {V::Set1(arow[p])};
+    DecodeRows<V, B, 1>(acc, b, e, av, w);
+  }
+  StoreRow(pr, i, c0, w, acc);
 }
 
 template <class V, DType A>
