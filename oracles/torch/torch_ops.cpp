@@ -1,5 +1,6 @@
 #include "oracles/torch/torch_ops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -96,6 +97,21 @@ static at::Tensor RoundGrid(const at::Tensor& x, int man_bits, int emin, double 
 
 at::Tensor RoundE4M3(const at::Tensor& x) { return RoundGrid(x, 3, -6, 448.0); }
 at::Tensor RoundE2M1(const at::Tensor& x) { return RoundGrid(x, 1, 0, 6.0); }
+
+at::Tensor F32ProductMatmul(const at::Tensor& a, const at::Tensor& b) {
+  const int64_t k = a.size(-1);
+  std::vector<int64_t> out_shape(a.sizes().begin(), a.sizes().end() - 1);
+  out_shape.push_back(b.size(-1));
+  at::Tensor acc = at::zeros(out_shape, a.options());
+  const int64_t cells = std::max<int64_t>(1, acc.numel());
+  const int64_t chunk = std::max<int64_t>(1, (int64_t{1} << 22) / cells);
+  for (int64_t k0 = 0; k0 < k; k0 += chunk) {
+    const int64_t n = std::min(chunk, k - k0);
+    const at::Tensor prod = a.narrow(-1, k0, n).unsqueeze(-1) * b.narrow(-2, k0, n).unsqueeze(-3);
+    acc = acc + RoundF32(prod).sum(at::IntArrayRef{-2});
+  }
+  return acc;
+}
 
 std::vector<double> Values(const at::Tensor& t) {
   const at::Tensor c = t.to(at::kDouble).contiguous();

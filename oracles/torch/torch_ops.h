@@ -69,8 +69,30 @@ inline at::Tensor StaticFp8Value(const at::Tensor& b, double input_scale) {
 inline at::Tensor MeanSquare(const at::Tensor& t) { return t.pow(2).mean(at::IntArrayRef{-1}, true); }
 inline at::Tensor SumSquare(const at::Tensor& t) { return t.pow(2).sum(at::IntArrayRef{-1}, true); }
 
-// silu(z) = z * sigmoid(z) and sigmoid, as torch computes them (float64).
-inline at::Tensor Silu(const at::Tensor& z) { return z * at::sigmoid(z); }
+// exp in float64, except where f32's exp overflows (the result rounds past
+// FLT_MAX): there +inf, as the op's f32 evaluation - and vLLM's float32
+// torch.sigmoid / F.silu - has it. silu(-100) is then -100 / inf = -0 as the
+// op defines it, not the float64 value -3.7e-42; a float64 exp would judge
+// every such element wrong.
+inline at::Tensor Exp32Range(const at::Tensor& x) {
+  const at::Tensor e = at::exp(x);
+  return at::where(e >= 0x1.ffffffp127, at::full_like(e, INFINITY), e);
+}
+// sigmoid(z) = 1 / (1 + exp(-z)) and silu(z) = z / (1 + exp(-z)) (torch's
+// own formulas), with that exp.
+inline at::Tensor Sigmoid(const at::Tensor& z) { return 1.0 / (1.0 + Exp32Range(-z)); }
+inline at::Tensor Silu(const at::Tensor& z) { return z / (1.0 + Exp32Range(-z)); }
+
+// One f32 operation on given values (inputs, stored values) is part of the
+// op's definition: the project's f32 evaluation model holds it exactly (the
+// correctly rounded f32 result, docs/tolerance.md), and the Bounded oracle's
+// value carries that rounding. So a reference takes it too where it
+// multiplies two given values (a GEMM's products, a rotation's x*c).
+inline at::Tensor F32Product(const at::Tensor& a, const at::Tensor& b) { return RoundF32(a * b); }
+
+// sum over k of f32(a[.., m, k] * b[.., k, n]) in float64 (a matmul whose
+// products are the op's f32 products), k taken in chunks to bound memory.
+at::Tensor F32ProductMatmul(const at::Tensor& a, const at::Tensor& b);
 
 }  // namespace vt::torchref
 
