@@ -150,7 +150,7 @@ class TorchMode : public Mode {
     }
     torchref::Result torch;
     try {
-      torch = tref->fn(InputOf(c, run.after));
+      torch = torchref::Run(op.name, InputOf(c, run.after));
     } catch (const std::exception& e) {
       return Finish(r, Outcome::kFailedError, std::string("the torch reference failed: ") + e.what());
     }

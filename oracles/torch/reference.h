@@ -16,7 +16,8 @@
 // and add a VT_TORCH_REF line to the family group's list (list_core.inc or
 // list_seq.inc). An op that deliberately has none gets a VT_TORCH_NONE line
 // with the reason (vt-conform --coverage prints it). The lists are explicit
-// because a static library's linker drops objects nothing references.
+// (module.cpp's lookup table and registry.cpp's names both expand them): no
+// static-registration trick for a linker to drop.
 #pragma once
 
 #include <cstdint>
@@ -77,20 +78,28 @@ struct Output {
 using Result = std::map<std::string, Output>;
 using Fn = Result (*)(const Input&);
 
+// A reference as the lists name it. The functions themselves live in a
+// module of their own (libvt_torch_refs.so, linked with libtorch), loaded
+// the first time a reference runs: linking libtorch into every binary cost
+// each process about 2 s of start-up (0.6 s of CPU), and the test run starts
+// hundreds of them.
 struct Reference {
   std::string_view op;
   std::string_view family;
   std::string_view source;  // the upstream path it restates
-  Fn fn = nullptr;
 };
 
-// The references compiled into this build (none without libtorch).
+// The references of the lists (none without libtorch). No torch is loaded.
 const std::vector<Reference>& References();
 const Reference* Find(std::string_view op);
 // "" when the references are built; else why the torch mode cannot run.
 std::string_view Unavailable();
 // Why an op deliberately has no reference ("" when none is recorded).
 std::string_view WhyNone(std::string_view op);
+// Runs op's reference, loading the module on first use (VT_TORCH_MODULE in
+// the environment overrides where it is looked for). Throws Error when the
+// module cannot be loaded or has no such reference.
+Result Run(std::string_view op, const Input& in);
 
 // A reference's refusal of a case it cannot judge (an argument outside what
 // it restates): the torch mode reports the case FAILED with this message, as
@@ -98,5 +107,33 @@ std::string_view WhyNone(std::string_view op);
 struct Error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// The module's one entry point (extern "C", looked up by name): the reference
+// function of an op, or null.
+using LookupFn = Fn (*)(const char* op);
+inline constexpr const char* kLookupSymbol = "vt_torch_ref_lookup";
+
+// Input's accessors, inline: the harness and the module both use them.
+inline const Operand& Input::Get(const std::string& tensor) const {
+  const auto it = tensors.find(tensor);
+  if (it == tensors.end()) throw Error("the case has no tensor '" + tensor + "'");
+  return it->second;
+}
+
+inline int64_t Input::Int(const std::string& key) const {
+  if (args.contains(key) && args.at(key).is_boolean()) return args.at(key).get<bool>() ? 1 : 0;
+  if (!args.contains(key) || !args.at(key).is_number_integer()) throw Error("the case has no integer knob '" + key + "'");
+  return args.at(key).get<int64_t>();
+}
+
+inline double Input::Num(const std::string& key) const {
+  if (!args.contains(key) || !args.at(key).is_number()) throw Error("the case has no number knob '" + key + "'");
+  return args.at(key).get<double>();
+}
+
+inline std::string Input::Str(const std::string& key) const {
+  if (!args.contains(key) || !args.at(key).is_string()) throw Error("the case has no name knob '" + key + "'");
+  return args.at(key).get<std::string>();
+}
 
 }  // namespace vt::torchref

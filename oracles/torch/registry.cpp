@@ -1,25 +1,21 @@
-// The list of torch references (list_core.inc, list_seq.inc) and the torch-free
-// half of reference.h. Built with and without libtorch: without it the list
-// is empty and Unavailable() says why, so the torch mode reports SKIPPED.
+// The names of the torch references (list_core.inc, list_seq.inc) and the
+// loader of their module. Torch-free: linked into every harness binary, it
+// loads libtorch (through the module) only when a reference runs.
+#include <dlfcn.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <string>
 
 #include "oracles/torch/reference.h"
 
 namespace vt::torchref {
 
-#if VT_HAVE_TORCH
-#define VT_TORCH_REF(family, op, source) Result Ref_##op(const Input&);
-#define VT_TORCH_NONE(family, op, why)
-#include "oracles/torch/list_core.inc"
-#include "oracles/torch/list_seq.inc"
-#undef VT_TORCH_REF
-#undef VT_TORCH_NONE
-#endif
-
 const std::vector<Reference>& References() {
   static const std::vector<Reference> kRefs = {
 #if VT_HAVE_TORCH
-#define VT_TORCH_REF(family, op, source) {#op, #family, source, &Ref_##op},
+#define VT_TORCH_REF(family, op, source) {#op, #family, source},
 #define VT_TORCH_NONE(family, op, why)
 #include "oracles/torch/list_core.inc"
 #include "oracles/torch/list_seq.inc"
@@ -63,26 +59,48 @@ std::string_view WhyNone(std::string_view op) {
   return "";
 }
 
-const Operand& Input::Get(const std::string& tensor) const {
-  const auto it = tensors.find(tensor);
-  if (it == tensors.end()) throw Error("the case has no tensor '" + tensor + "'");
-  return it->second;
+namespace {
+
+// The module's lookup, loaded once (null and the reason on failure).
+struct Module {
+  LookupFn lookup = nullptr;
+  std::string error;
+};
+
+const Module& LoadModule() {
+  static Module m;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (!Unavailable().empty()) {
+      m.error = std::string(Unavailable());
+      return;
+    }
+#ifdef VT_TORCH_MODULE
+    const char* env = std::getenv("VT_TORCH_MODULE");
+    const std::string path = env != nullptr && *env != '\0' ? env : VT_TORCH_MODULE;
+    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (h == nullptr) {
+      const char* why = dlerror();
+      m.error = "cannot load the torch references module " + path + ": " + (why != nullptr ? why : "?");
+      return;
+    }
+    m.lookup = reinterpret_cast<LookupFn>(dlsym(h, kLookupSymbol));
+    if (m.lookup == nullptr) m.error = path + " has no " + kLookupSymbol;
+#else
+    m.error = "no torch references module was built";
+#endif
+  });
+  return m;
 }
 
-int64_t Input::Int(const std::string& key) const {
-  if (args.contains(key) && args.at(key).is_boolean()) return args.at(key).get<bool>() ? 1 : 0;
-  if (!args.contains(key) || !args.at(key).is_number_integer()) throw Error("the case has no integer knob '" + key + "'");
-  return args.at(key).get<int64_t>();
-}
+}  // namespace
 
-double Input::Num(const std::string& key) const {
-  if (!args.contains(key) || !args.at(key).is_number()) throw Error("the case has no number knob '" + key + "'");
-  return args.at(key).get<double>();
-}
-
-std::string Input::Str(const std::string& key) const {
-  if (!args.contains(key) || !args.at(key).is_string()) throw Error("the case has no name knob '" + key + "'");
-  return args.at(key).get<std::string>();
+Result Run(std::string_view op, const Input& in) {
+  const Module& m = LoadModule();
+  if (m.lookup == nullptr) throw Error(m.error);
+  const Fn fn = m.lookup(std::string(op).c_str());
+  if (fn == nullptr) throw Error("the torch references module has no reference for " + std::string(op));
+  return fn(in);
 }
 
 }  // namespace vt::torchref

@@ -127,10 +127,15 @@ Output Out(const at::Tensor& f64, const at::Tensor& in_dtype) {
 }
 
 vt::DType DTypeArg(const Input& in, const std::string& key) {
+  // The module links nothing of the kernels: the names, spelled out.
   const std::string name = in.Str(key);
-  const auto dt = vt::ParseDType(name);
-  if (!dt) throw Error("knob '" + key + "' names no dtype: '" + name + "'");
-  return *dt;
+  static const std::pair<const char*, vt::DType> kNames[] = {
+      {"f32", vt::DType::kF32}, {"f16", vt::DType::kF16}, {"bf16", vt::DType::kBF16}, {"i8", vt::DType::kI8},
+      {"u8", vt::DType::kU8},   {"i32", vt::DType::kI32}, {"i64", vt::DType::kI64}};
+  for (const auto& [n, dt] : kNames) {
+    if (name == n) return dt;
+  }
+  throw Error("knob '" + key + "' names no dtype: '" + name + "'");
 }
 
 }  // namespace vt::torchref
