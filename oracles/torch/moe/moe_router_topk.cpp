@@ -123,8 +123,14 @@ Result Ref_moe_router_topk(const Input& in) {
   } else {
     // softmax; a row with a NaN or +inf logit, or no finite-or-(-inf) mass,
     // scores 0 everywhere (the contract's guard).
+    // softmax as max-shifted exp over the sum; x - max is one f32 operation
+    // on given values, so it is the op's f32 difference (torch_ops.h
+    // F32Product's rule; a float64 difference misses it by up to 5e-7 of a
+    // peaked row's small weights - vt-fuzz found it).
     const at::Tensor bad = (logits.isnan() | logits.isposinf()).any(-1, true) | logits.isneginf().all(-1, true);
-    scores = at::where(bad, at::zeros_like(logits), at::softmax(at::where(bad, at::zeros_like(logits), logits), -1));
+    const at::Tensor x = at::where(bad, at::zeros_like(logits), logits);
+    const at::Tensor e = at::exp(RoundF32(x - std::get<0>(x.max(-1, true))));
+    scores = at::where(bad, at::zeros_like(logits), e / e.sum(at::IntArrayRef{-1}, true));
   }
   const bool has_bias = in.Has("bias");
   const at::Tensor sel = has_bias ? scores + Load(in, "bias").unsqueeze(0) : scores;
