@@ -4,12 +4,12 @@
 // blocks by cu_seqlens; a query attends only to keys of its own block,
 // bidirectionally, or causally with an optional sliding window w > 0 (key
 // position c admitted when c <= i and c > i - w, positions within the block).
-#include "oracles/torch/seq_ops.h"
+#include "oracles/torch/seq/seq_ops.h"
 
 namespace vt::torchref {
 
 Result Ref_dflash_block_attention(const Input& in) {
-  const at::Tensor q = seq::F64(in, "query"), k = seq::F64(in, "key"), v = seq::F64(in, "value");
+  const at::Tensor q = Load(in, "query"), k = Load(in, "key"), v = Load(in, "value");
   const std::vector<int64_t> cu = seq::Ints(in, "cu_seqlens");
   const int64_t t = q.size(0);
   // Each token's request and its position inside that request's block.
@@ -20,7 +20,7 @@ Result Ref_dflash_block_attention(const Input& in) {
       pos[static_cast<size_t>(i)] = i - cu[r];
     }
   }
-  const at::Tensor rq = at::tensor(req, at::kLong), ps = at::tensor(pos, at::kLong);
+  const at::Tensor rq = seq::Index(req), ps = seq::Index(pos);
   at::Tensor visible = rq.unsqueeze(1).eq(rq.unsqueeze(0));  // [query, key]: same block
   if (in.Flag("causal")) {
     const at::Tensor qi = ps.unsqueeze(1), kj = ps.unsqueeze(0);
@@ -28,7 +28,7 @@ Result Ref_dflash_block_attention(const Input& in) {
     const int64_t w = in.Int("window");
     if (w > 0) visible = visible.logical_and(kj.gt(qi - w));
   }
-  return {{"out", seq::Out(seq::MaskedAttention(q, k, v, in.F32("scale"), visible))}};
+  return {{"out", Out(seq::MaskedAttention(q, k, v, in.F32("scale"), visible))}};
 }
 
 }  // namespace vt::torchref

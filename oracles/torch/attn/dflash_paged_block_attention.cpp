@@ -6,13 +6,13 @@
 // followed by its block's rows; block query ii sits at C_r + ii of that order
 // and is masked as in dflash_block_attention (bidirectional, or causal with a
 // sliding window). Built per request with index_select and cat.
-#include "oracles/torch/seq_ops.h"
+#include "oracles/torch/seq/seq_ops.h"
 
 namespace vt::torchref {
 
 Result Ref_dflash_paged_block_attention(const Input& in) {
-  const at::Tensor q = seq::F64(in, "query"), bk = seq::F64(in, "block_key"), bv = seq::F64(in, "block_value");
-  at::Tensor ck = seq::F64(in, "ctx_key"), cv = seq::F64(in, "ctx_value");  // [pages, bs, hk, d]
+  const at::Tensor q = Load(in, "query"), bk = Load(in, "block_key"), bv = Load(in, "block_value");
+  at::Tensor ck = Load(in, "ctx_key"), cv = Load(in, "ctx_value");  // [pages, bs, hk, d]
   const int64_t bs = ck.size(1), hk = ck.size(2), d = ck.size(3);
   ck = ck.reshape({-1, hk, d});  // one row per (page, height)
   cv = cv.reshape({-1, hk, d});
@@ -27,7 +27,7 @@ Result Ref_dflash_paged_block_attention(const Input& in) {
     if (n == 0) continue;
     std::vector<int64_t> rows;
     for (int64_t c = 0; c < ctx; ++c) rows.push_back(table[r * static_cast<size_t>(max_pages) + static_cast<size_t>(c / bs)] * bs + c % bs);
-    const at::Tensor at_rows = at::tensor(rows, at::kLong);
+    const at::Tensor at_rows = seq::Index(rows);
     const at::Tensor keys = at::cat({ck.index_select(0, at_rows), bk.narrow(0, lo, n)}, 0);
     const at::Tensor vals = at::cat({cv.index_select(0, at_rows), bv.narrow(0, lo, n)}, 0);
     at::Tensor visible = at::ones({n, ctx + n}, at::kBool);
@@ -38,7 +38,7 @@ Result Ref_dflash_paged_block_attention(const Input& in) {
     }
     out.narrow(0, lo, n).copy_(seq::MaskedAttention(q.narrow(0, lo, n), keys, vals, in.F32("scale"), visible));
   }
-  return {{"out", seq::Out(out)}};
+  return {{"out", Out(out)}};
 }
 
 }  // namespace vt::torchref

@@ -5,14 +5,14 @@
 // through F.conv1d with the [C, 1, K] depthwise weight, no padding, groups C,
 // plus bias, then silu when asked; the new conv state is the stream's last
 // K-1 values (causal_conv1d_ref's return_final_states).
-#include "oracles/torch/seq_ops.h"
+#include "oracles/torch/seq/seq_ops.h"
 
 namespace vt::torchref {
 
 Result Ref_causal_conv1d_fwd(const Input& in) {
-  const at::Tensor x = seq::F64(in, "x"), w = seq::F64(in, "weight");  // [T, C], [C, K]
-  const at::Tensor bias = in.Has("bias") ? seq::F64(in, "bias") : at::Tensor();
-  at::Tensor state = seq::F64(in, "conv_state");  // [N, C, K-1]
+  const at::Tensor x = Load(in, "x"), w = Load(in, "weight");  // [T, C], [C, K]
+  const at::Tensor bias = in.Has("bias") ? Load(in, "bias") : at::Tensor();
+  at::Tensor state = Load(in, "conv_state");  // [N, C, K-1]
   const std::vector<int64_t> qsl = seq::Ints(in, "query_start_loc"), init = seq::Ints(in, "has_initial_state");
   const int64_t ch = w.size(0), k = w.size(1), width = k - 1;
   const bool silu = in.Flag("silu");
@@ -28,7 +28,7 @@ Result Ref_causal_conv1d_fwd(const Input& in) {
     }
     state[static_cast<int64_t>(s)].copy_(stream.narrow(1, len, width));
   }
-  return {{"out", seq::Out(out)}, {"conv_state", seq::Out(state)}};
+  return {{"out", Out(out)}, {"conv_state", Out(state)}};
 }
 
 }  // namespace vt::torchref

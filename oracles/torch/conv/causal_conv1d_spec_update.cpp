@@ -9,14 +9,14 @@
 // Columns read past the row's end are 0 (upstream leaves them to its mask;
 // the project defines them, docs/ops/conv.md). A NULL slot (< 0) gives out 0
 // and no state change; an empty request touches nothing.
-#include "oracles/torch/seq_ops.h"
+#include "oracles/torch/seq/seq_ops.h"
 
 namespace vt::torchref {
 
 Result Ref_causal_conv1d_spec_update(const Input& in) {
-  const at::Tensor x = seq::F64(in, "x"), w = seq::F64(in, "weight");
-  const at::Tensor bias = in.Has("bias") ? seq::F64(in, "bias") : at::Tensor();
-  at::Tensor state = seq::F64(in, "conv_state");  // [N, C, L]
+  const at::Tensor x = Load(in, "x"), w = Load(in, "weight");
+  const at::Tensor bias = in.Has("bias") ? Load(in, "bias") : at::Tensor();
+  at::Tensor state = Load(in, "conv_state");  // [N, C, L]
   const std::vector<int64_t> cu = seq::Ints(in, "cu_seqlens"), slot = seq::Ints(in, "conv_state_indices"),
                              accepted = seq::Ints(in, "num_accepted_tokens");
   const int64_t ch = w.size(0), width = w.size(1) - 1, len = state.size(2);
@@ -33,7 +33,7 @@ Result Ref_causal_conv1d_spec_update(const Input& in) {
     out.narrow(0, lo, n).copy_(y.t());
     state[s].copy_(at::cat({row.narrow(1, off + 1, len - n), tokens}, 1));
   }
-  return {{"out", seq::Out(out)}, {"conv_state", seq::Out(state)}};
+  return {{"out", Out(out)}, {"conv_state", Out(state)}};
 }
 
 }  // namespace vt::torchref

@@ -9,14 +9,14 @@
 // causal_conv1d_update_ref would roll the whole row, which is not this op.
 // Row b uses cache slot conv_state_indices[b] (b without indices); a
 // negative slot is a NULL row: out 0 (the project's definition), no state.
-#include "oracles/torch/seq_ops.h"
+#include "oracles/torch/seq/seq_ops.h"
 
 namespace vt::torchref {
 
 Result Ref_causal_conv1d_update(const Input& in) {
-  const at::Tensor x = seq::F64(in, "x"), w = seq::F64(in, "weight");  // [B, C], [C, K]
-  const at::Tensor bias = in.Has("bias") ? seq::F64(in, "bias") : at::Tensor();
-  at::Tensor state = seq::F64(in, "conv_state");  // [N, C, L]
+  const at::Tensor x = Load(in, "x"), w = Load(in, "weight");  // [B, C], [C, K]
+  const at::Tensor bias = in.Has("bias") ? Load(in, "bias") : at::Tensor();
+  at::Tensor state = Load(in, "conv_state");  // [N, C, L]
   const int64_t batch = x.size(0), ch = w.size(0), width = w.size(1) - 1;
   std::vector<int64_t> slot(static_cast<size_t>(batch));
   if (in.Has("conv_state_indices")) {
@@ -35,7 +35,7 @@ Result Ref_causal_conv1d_update(const Input& in) {
     out[b].copy_(y);
     window.copy_(stream.narrow(1, 1, width).clone());
   }
-  return {{"out", seq::Out(out)}, {"conv_state", seq::Out(state)}};
+  return {{"out", Out(out)}, {"conv_state", Out(state)}};
 }
 
 }  // namespace vt::torchref

@@ -3,16 +3,16 @@
 // form: one step of fla naive_recurrent_gated_delta_rule): one token per
 // request b on state row b, or on cache slot state_idx[b]; a NULL slot (< 0)
 // gives an out row of 0 and leaves every slot alone.
-#include "oracles/torch/seq_ops.h"
+#include "oracles/torch/seq/seq_ops.h"
 
 namespace vt::torchref {
 
 Result Ref_gdn_decode(const Input& in) {
-  const at::Tensor v = seq::F64(in, "v"), g = seq::F64(in, "g"), beta = seq::F64(in, "beta");
+  const at::Tensor v = Load(in, "v"), g = Load(in, "g"), beta = Load(in, "beta");
   const int64_t batch = v.size(0), group = v.size(1) / in.Get("q").shape[1];
-  const at::Tensor q = seq::ExpandHeads(seq::F64(in, "q"), group) * in.F32("scale");
-  const at::Tensor k = seq::ExpandHeads(seq::F64(in, "k"), group);
-  at::Tensor state = seq::F64(in, "state");
+  const at::Tensor q = seq::ExpandHeads(Load(in, "q"), group) * in.F32("scale");
+  const at::Tensor k = seq::ExpandHeads(Load(in, "k"), group);
+  at::Tensor state = Load(in, "state");
   const std::vector<int64_t> idx = in.Has("state_idx") ? seq::Ints(in, "state_idx") : std::vector<int64_t>();
   at::Tensor out = at::zeros_like(v);
   for (int64_t b = 0; b < batch; ++b) {
@@ -21,7 +21,7 @@ Result Ref_gdn_decode(const Input& in) {
     at::Tensor st = state[slot];
     out[b].copy_(seq::DeltaRuleToken(st, q[b], k[b], v[b], g[b].view({-1, 1, 1}), beta[b]));
   }
-  return {{"out", seq::Out(out)}, {"state", seq::Out(state)}};
+  return {{"out", Out(out)}, {"state", Out(state)}};
 }
 
 }  // namespace vt::torchref

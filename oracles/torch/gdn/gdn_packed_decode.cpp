@@ -9,13 +9,13 @@
 //          `sigmoid(b.float()).to(b.dtype)`: a rounding point of the op)
 // then one gated-delta-rule step on cache slot state_idx[b]; a NULL slot
 // gives an out row of 0. The state's own store rounding is the comparison's.
-#include "oracles/torch/seq_ops.h"
+#include "oracles/torch/seq/seq_ops.h"
 
 namespace vt::torchref {
 
 Result Ref_gdn_packed_decode(const Input& in) {
-  const at::Tensor mixed = seq::F64(in, "mixed_qkv"), a = seq::F64(in, "a");
-  at::Tensor state = seq::F64(in, "state");  // [slots, Hv, Dv, Dk]
+  const at::Tensor mixed = Load(in, "mixed_qkv"), a = Load(in, "a");
+  at::Tensor state = Load(in, "state");  // [slots, Hv, Dv, Dk]
   const int64_t batch = mixed.size(0), hv = state.size(1), dv = state.size(2), dk = state.size(3);
   const int64_t hk = (mixed.size(1) - hv * dv) / (2 * dk);
   const auto l2 = [](const at::Tensor& x) { return x * at::rsqrt((x * x).sum(-1, /*keepdim=*/true) + 1e-6); };
@@ -23,8 +23,8 @@ Result Ref_gdn_packed_decode(const Input& in) {
                        in.F32("scale");
   const at::Tensor k = seq::ExpandHeads(l2(mixed.narrow(1, hk * dk, hk * dk).reshape({batch, hk, dk})), hv / hk);
   const at::Tensor v = mixed.narrow(1, 2 * hk * dk, hv * dv).reshape({batch, hv, dv});
-  const at::Tensor g = -at::exp(seq::F64(in, "a_log")) * seq::Softplus20(a + seq::F64(in, "dt_bias"));
-  const at::Tensor beta = seq::Through(at::sigmoid(seq::F64(in, "b")), in.Get("b").dtype);
+  const at::Tensor g = -at::exp(Load(in, "a_log")) * seq::Softplus20(a + Load(in, "dt_bias"));
+  const at::Tensor beta = RoundTo(at::sigmoid(Load(in, "b")), in.Get("b").dtype);
   const std::vector<int64_t> idx = seq::Ints(in, "state_idx");
   at::Tensor out = at::zeros({batch, hv, dv}, at::kDouble);
   for (int64_t b = 0; b < batch; ++b) {
@@ -33,7 +33,7 @@ Result Ref_gdn_packed_decode(const Input& in) {
     at::Tensor st = state[slot];
     out[b].copy_(seq::DeltaRuleToken(st, q[b], k[b], v[b], g[b].view({-1, 1, 1}), beta[b]));
   }
-  return {{"out", seq::Out(out)}, {"state", seq::Out(state)}};
+  return {{"out", Out(out)}, {"state", Out(state)}};
 }
 
 }  // namespace vt::torchref

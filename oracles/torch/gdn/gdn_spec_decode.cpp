@@ -5,16 +5,16 @@
 // from slot state_indices[r][accepted[r] - 1]; after its t-th token the
 // running state is written to slot state_indices[r][t] (a negative entry:
 // not written). A negative start slot: out rows 0, nothing written.
-#include "oracles/torch/seq_ops.h"
+#include "oracles/torch/seq/seq_ops.h"
 
 namespace vt::torchref {
 
 Result Ref_gdn_spec_decode(const Input& in) {
-  const at::Tensor v = seq::F64(in, "v"), g = seq::F64(in, "g"), beta = seq::F64(in, "beta");
+  const at::Tensor v = Load(in, "v"), g = Load(in, "g"), beta = Load(in, "beta");
   const int64_t group = v.size(1) / in.Get("q").shape[1];
-  const at::Tensor q = seq::ExpandHeads(seq::F64(in, "q"), group) * in.F32("scale");
-  const at::Tensor k = seq::ExpandHeads(seq::F64(in, "k"), group);
-  at::Tensor state = seq::F64(in, "state");
+  const at::Tensor q = seq::ExpandHeads(Load(in, "q"), group) * in.F32("scale");
+  const at::Tensor k = seq::ExpandHeads(Load(in, "k"), group);
+  at::Tensor state = Load(in, "state");
   const std::vector<int64_t> cu = seq::Ints(in, "cu_seqlens"), table = seq::Ints(in, "state_indices"),
                              accepted = seq::Ints(in, "num_accepted_tokens");
   const size_t cols = static_cast<size_t>(in.Get("state_indices").shape[1]);
@@ -29,7 +29,7 @@ Result Ref_gdn_spec_decode(const Input& in) {
       if (snap >= 0) state[snap].copy_(running);
     }
   }
-  return {{"out", seq::Out(out)}, {"state", seq::Out(state)}};
+  return {{"out", Out(out)}, {"state", Out(state)}};
 }
 
 }  // namespace vt::torchref

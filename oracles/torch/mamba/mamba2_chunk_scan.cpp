@@ -16,38 +16,38 @@
 // final_states is the chain's last value before its store.
 #include <limits>
 
-#include "oracles/torch/seq_ops.h"
+#include "oracles/torch/seq/seq_ops.h"
 
 namespace vt::torchref {
 
 Result Ref_mamba2_chunk_scan(const Input& in) {
-  const at::Tensor x = seq::F64(in, "x");  // [T, H, P]
+  const at::Tensor x = Load(in, "x");  // [T, H, P]
   const int64_t h = x.size(1), p = x.size(2), groups = in.Get("B").shape[1];
   const int64_t n = in.Get("B").shape[2];
   const vt::DType state_dt = in.Get("final_states").dtype;
   const int64_t seqs = in.Get("final_states").shape[0];
-  at::Tensor dt = seq::F64(in, "dt");  // [T, H]
-  if (in.Has("dt_bias")) dt = dt + seq::F64(in, "dt_bias");
+  at::Tensor dt = Load(in, "dt");  // [T, H]
+  if (in.Has("dt_bias")) dt = dt + Load(in, "dt_bias");
   if (in.Flag("softplus")) dt = seq::Softplus20(dt);
   // The op's float arguments (dt_max +inf when not given).
   const double lo = in.HasArg("dt_min") ? in.F32("dt_min") : 0.0;
   const double hi = in.HasArg("dt_max") ? in.F32("dt_max") : std::numeric_limits<double>::infinity();
   dt = at::clamp(dt, lo, hi);
-  const at::Tensor a = seq::F64(in, "A");
-  const at::Tensor b = seq::ExpandHeads(seq::F64(in, "B"), h / groups);  // [T, H, N]
-  const at::Tensor c = seq::ExpandHeads(seq::F64(in, "C"), h / groups);
+  const at::Tensor a = Load(in, "A");
+  const at::Tensor b = seq::ExpandHeads(Load(in, "B"), h / groups);  // [T, H, N]
+  const at::Tensor c = seq::ExpandHeads(Load(in, "C"), h / groups);
   const std::vector<int64_t> cu = seq::Ints(in, "cu_seqlens"), chunks = seq::Ints(in, "cu_chunk_seqlens");
   at::Tensor out = at::zeros_like(x);
   at::Tensor final_states = at::zeros({seqs, h, p, n}, at::kDouble);
   for (int64_t s = 0; s < seqs; ++s) {
     const int64_t begin = cu[static_cast<size_t>(s)], end = cu[static_cast<size_t>(s) + 1];
-    at::Tensor chain = in.Has("initial_states") ? seq::F64(in, "initial_states")[s] : at::zeros({h, p, n}, at::kDouble);
+    at::Tensor chain = in.Has("initial_states") ? Load(in, "initial_states")[s] : at::zeros({h, p, n}, at::kDouble);
     for (size_t k = 0; k + 1 < chunks.size(); ++k) {
       const int64_t c0 = chunks[k], c1 = chunks[k + 1];
       if (c0 < begin || c0 >= end) continue;
       if (c1 > end) throw Error("a chunk of cu_chunk_seqlens crosses a sequence boundary");
       const int64_t len = c1 - c0;
-      const at::Tensor held = c0 == begin ? chain : seq::Through(chain, state_dt);
+      const at::Tensor held = c0 == begin ? chain : RoundTo(chain, state_dt);
       const at::Tensor dtc = dt.narrow(0, c0, len);                         // [L, H]
       const at::Tensor cum = at::cumsum(dtc * a, 0);                        // [L, H]
       const at::Tensor seg = cum.t().unsqueeze(2) - cum.t().unsqueeze(1);   // [H, i, j]
@@ -65,11 +65,11 @@ Result Ref_mamba2_chunk_scan(const Input& in) {
     final_states[s].copy_(chain);
   }
   if (in.Has("D")) {
-    const at::Tensor d = seq::F64(in, "D");
+    const at::Tensor d = Load(in, "D");
     out = out + x * (d.dim() == 1 ? d.unsqueeze(-1) : d);
   }
-  if (in.Has("z")) out = out * at::silu(seq::F64(in, "z"));
-  return {{"out", seq::Out(out)}, {"final_states", seq::Out(final_states)}};
+  if (in.Has("z")) out = out * at::silu(Load(in, "z"));
+  return {{"out", Out(out)}, {"final_states", Out(final_states)}};
 }
 
 }  // namespace vt::torchref

@@ -4,17 +4,17 @@
 // rows, rounded to the cache's dtype (round to nearest even, torch's .to),
 // replace the leading Lw columns of cache slots state_idx[r]; the rest of the
 // cache is unchanged.
-#include "oracles/torch/seq_ops.h"
+#include "oracles/torch/seq/seq_ops.h"
 
 namespace vt::torchref {
 
 Result Ref_gdn_state_scatter(const Input& in) {
-  at::Tensor cache = seq::F64(in, "cache");
-  const at::Tensor working = seq::F64(in, "working");
+  at::Tensor cache = Load(in, "cache");
+  const at::Tensor working = Load(in, "working");
   const std::vector<int64_t> idx = seq::Ints(in, "state_idx");
-  const at::Tensor rows = seq::Through(working, in.Get("cache").dtype);
-  cache.narrow(-1, 0, working.size(-1)).index_copy_(0, at::tensor(idx, at::kLong), rows);
-  return {{"cache", seq::Out(cache)}};
+  const at::Tensor rows = RoundTo(working, in.Get("cache").dtype);
+  cache.narrow(-1, 0, working.size(-1)).index_copy_(0, seq::Index(idx), rows);
+  return {{"cache", Out(cache)}};
 }
 
 }  // namespace vt::torchref

@@ -1,37 +1,9 @@
-// The sequence families' torch helpers (seq_ops.h).
-#include "oracles/torch/seq_ops.h"
+// The sequence families' shared torch pieces (seq_ops.h).
+#include "oracles/torch/seq/seq_ops.h"
 
 #include <limits>
 
 namespace vt::torchref::seq {
-
-at::ScalarType TorchType(vt::DType dt) {
-  switch (dt) {
-    case vt::DType::kF32: return at::kFloat;
-    case vt::DType::kF16: return at::kHalf;
-    case vt::DType::kBF16: return at::kBFloat16;
-    case vt::DType::kI8: return at::kChar;
-    case vt::DType::kU8: return at::kByte;
-    case vt::DType::kI32: return at::kInt;
-    case vt::DType::kI64: return at::kLong;
-  }
-  throw Error("unknown dtype");
-}
-
-namespace {
-
-// A view of the operand's own bytes (its strides; gaps never read).
-at::Tensor View(const Operand& o) {
-  if (o.code != Code::kPlain) throw Error("a sequence-family reference read an fp8 operand");
-  return at::from_blob(const_cast<uint8_t*>(o.data), o.shape, o.strides,
-                       at::TensorOptions().dtype(TorchType(o.dtype)));
-}
-
-}  // namespace
-
-at::Tensor F64(const Input& in, const std::string& name) {
-  return View(in.Get(name)).to(at::kDouble).contiguous();
-}
 
 std::vector<int64_t> Ints(const Input& in, const std::string& name) {
   const at::Tensor t = View(in.Get(name)).to(at::kLong).contiguous();
@@ -39,13 +11,9 @@ std::vector<int64_t> Ints(const Input& in, const std::string& name) {
   return std::vector<int64_t>(p, p + t.numel());
 }
 
-std::vector<double> Flat(const at::Tensor& t) {
-  const at::Tensor c = t.to(at::kDouble).contiguous();
-  const double* p = c.data_ptr<double>();
-  return std::vector<double>(p, p + c.numel());
+at::Tensor Index(const std::vector<int64_t>& v) {
+  return at::tensor(at::ArrayRef<int64_t>(v), at::TensorOptions().dtype(at::kLong));
 }
-
-at::Tensor Through(const at::Tensor& x, vt::DType dt) { return x.to(TorchType(dt)).to(at::kDouble); }
 
 at::Tensor Softplus20(const at::Tensor& x) { return at::softplus(x, /*beta=*/1, /*threshold=*/20); }
 

@@ -1,39 +1,29 @@
-// Tensor helpers of the sequence families' torch references (attn, conv,
-// state, gdn/kda, mamba): the case's operands as float64 torch tensors,
-// integer metadata as host vectors, a result as row-major values, and the
-// pieces several of these references restate the same way upstream does
-// (softplus with torch's threshold, the GQA head expansion, masked softmax
-// attention). Nothing here comes from kernels/ or oracles/*.h.
+// What the sequence families' torch references (attn, conv, state, gdn/kda,
+// mamba) share beyond torch_ops.h: integer metadata as host vectors, and the
+// pieces several of them restate the same way upstream does - F.softplus
+// with its threshold, the GQA head expansion, masked softmax attention, the
+// depthwise causal conv, the delta-rule step. Nothing here comes from
+// kernels/ or oracles/*.h.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include <ATen/ATen.h>
-
-#include "oracles/torch/reference.h"
+#include "oracles/torch/torch_ops.h"
 
 namespace vt::torchref::seq {
 
-// The torch dtype of a stored float / integer dtype.
-at::ScalarType TorchType(vt::DType dt);
-
-// The operand's logical values as a new contiguous float64 tensor.
-at::Tensor F64(const Input& in, const std::string& name);
 // The operand's values as integers (i8 / i32 / i64 metadata).
 std::vector<int64_t> Ints(const Input& in, const std::string& name);
-// Row-major values of a float64 tensor.
-std::vector<double> Flat(const at::Tensor& t);
-// x rounded to the stored dtype `dt` and read back (a rounding point the op
-// defines: upstream's `.to(dtype)`), as float64.
-at::Tensor Through(const at::Tensor& x, vt::DType dt);
+// A host index list as a torch kLong tensor.
+at::Tensor Index(const std::vector<int64_t>& v);
 
 // torch.nn.functional.softplus(x, beta=1, threshold=20): x where x > 20.
 at::Tensor Softplus20(const at::Tensor& x);
 
 // [t, hk, d] -> [t, hk * group, d]: each kv head repeated group times in
-// place (torch repeat_interleave on the head dim; q-head h reads kv-head
+// place (torch repeat_interleave on the head dim: q-head h reads kv-head
 // h / group).
 at::Tensor ExpandHeads(const at::Tensor& x, int64_t group);
 
@@ -50,15 +40,12 @@ at::Tensor MaskedAttention(const at::Tensor& q, const at::Tensor& k, const at::T
 at::Tensor DepthwiseConv(const at::Tensor& stream, const at::Tensor& weight, const at::Tensor& bias);
 
 // One token of the gated delta rule (fla naive_recurrent_gated_delta_rule /
-// naive_recurrent_kda, vLLM's [Hv, Dv, Dk] state layout), in place on
+// naive_recurrent_kda, in vLLM's [Hv, Dv, Dk] state layout), in place on
 // state [Hv, Dv, Dk]: state *= exp(log_decay) (log_decay broadcast: [Hv, 1, 1]
 // per head for GDN, [Hv, 1, Dk] per key channel for KDA); u = (v - state k)
 // * beta; state += u k^T; returns state q [Hv, Dv]. q (already scaled) and k
 // are [Hv, Dk] (key heads expanded), v [Hv, Dv], beta [Hv].
 at::Tensor DeltaRuleToken(at::Tensor& state, const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                           const at::Tensor& log_decay, const at::Tensor& beta);
-
-// One output from a float64 tensor (no in-dtype variant).
-inline Output Out(const at::Tensor& t) { return Output{Flat(t), {}}; }
 
 }  // namespace vt::torchref::seq
