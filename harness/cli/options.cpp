@@ -289,7 +289,7 @@ FuzzOptions ParseFuzzOptions(int argc, const char* const* argv, const Vocabulary
   app.add_option("--threads", threads, "thread counts the oracle runs draw from, 1..64 (default: the campaign's)")
       ->type_name("N[,N...]")
       ->check(NonEmpty("a thread count"));
-  app.add_option("--mode", modes, "oracle, threads, equivalence, negative (default: the campaign's)")
+  app.add_option("--mode", modes, "oracle, threads, equivalence, negative, torch (default: the campaign's)")
       ->type_name("NAME[,NAME...]")
       ->check(NonEmpty("a mode name"));
   app.add_option("--dtype", dtypes, "only cases whose every dtype argument is one of these (default any)")
@@ -332,7 +332,7 @@ FuzzOptions ParseFuzzOptions(int argc, const char* const* argv, const Vocabulary
   if (!modes.empty()) {
     // Golden cases are recorded, not drawn from the generator: not fuzzable.
     std::vector<std::string> fuzzable;
-    for (const char* m : {"oracle", "threads", "equivalence", "negative"}) {
+    for (const char* m : {"oracle", "threads", "equivalence", "negative", "torch"}) {
       if (Contains(voc.modes, m)) fuzzable.push_back(m);
     }
     o.modes = NameList("--mode", modes, fuzzable);

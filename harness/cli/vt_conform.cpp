@@ -9,6 +9,7 @@
 #include "harness/cli/options.h"
 #include "harness/runner/results_doc.h"
 #include "harness/runner/runner.h"
+#include "oracles/torch/reference.h"
 #include "reports/report.h"
 #include "vt/context.h"
 
@@ -52,6 +53,17 @@ void PrintCoverage(const RunConfig& cfg) {
       std::cout << " " << cell;
     }
     std::cout << "\n";
+  }
+  // An op the torch mode does not cover says why (oracles/torch/list_*.inc).
+  const std::string_view no_torch = vt::torchref::Unavailable();
+  if (!no_torch.empty()) {
+    std::cout << "torch: every op SKIPPED: " << no_torch << "\n";
+  } else {
+    for (const OpSpec& op : Catalog()) {
+      if (vt::torchref::Find(op.name) != nullptr) continue;
+      const std::string_view why = vt::torchref::WhyNone(op.name);
+      std::cout << "torch: no reference for " << op.name << ": " << (why.empty() ? "not written yet" : why) << "\n";
+    }
   }
   (void)cfg;
 }

@@ -11,6 +11,7 @@ std::unique_ptr<Mode> MakeEquivalenceMode();
 std::unique_ptr<Mode> MakeNegativeMode();
 std::unique_ptr<Mode> MakeGoldenMode();
 std::unique_ptr<Mode> MakeCudaMode();
+std::unique_ptr<Mode> MakeTorchMode();
 
 const std::vector<std::unique_ptr<Mode>>& AllModes() {
   static const std::vector<std::unique_ptr<Mode>> kModes = [] {
@@ -21,6 +22,7 @@ const std::vector<std::unique_ptr<Mode>>& AllModes() {
     v.push_back(MakeNegativeMode());
     v.push_back(MakeGoldenMode());
     v.push_back(MakeCudaMode());
+    v.push_back(MakeTorchMode());
     return v;
   }();
   return kModes;
@@ -47,6 +49,7 @@ int DrawCount(std::string_view mode, Tier tier) {
   if (mode == "equivalence") return std::vector<int>{2, 12, 60}[t];
   if (mode == "negative") return std::vector<int>{1, 3, 8}[t];
   if (mode == "cuda") return std::vector<int>{2, 16, 64}[t];
+  if (mode == "torch") return std::vector<int>{4, 64, 400}[t];
   return std::vector<int>{4, 64, 400}[t];
 }
 
