@@ -44,11 +44,38 @@ inline constexpr double kTanhUlps = 2.0;
 inline constexpr double kLog1pUlps = 2.0;
 inline double LibmErr(double ulps, double m) { return ulps * (2.0 * kU32 * m + 2.0 * kTiny32); }
 
+// The real-number reading (the torch mode, docs/torch.md): there the
+// question is how far a faithful f32 evaluation can be from the REAL value of
+// the definition - what a float64 reference computes - not from its f32
+// first steps. In that reading the first operation on given values is not
+// exact: its rounding is error like any later one, and an f32 overflow is a
+// value of unbounded error, not an exact infinity. Off by default (the oracle
+// mode and every other check keep the exact first steps); RealTruthScope
+// turns it on for the calling thread while it lives.
+inline bool& RealTruthFlag() {
+  thread_local bool on = false;
+  return on;
+}
+class RealTruthScope {
+ public:
+  RealTruthScope() : saved_(RealTruthFlag()) { RealTruthFlag() = true; }
+  ~RealTruthScope() { RealTruthFlag() = saved_; }
+  RealTruthScope(const RealTruthScope&) = delete;
+  RealTruthScope& operator=(const RealTruthScope&) = delete;
+
+ private:
+  bool saved_;
+};
+
 namespace detail {
 // One IEEE +,-,*,/ or sqrt in f32 on given f32 values equals the double result
 // rounded to f32 (double has more than 2*24+2 bits, so that double rounding is
 // innocuous): exact, but no longer "given" - a kernel may never form it.
-inline Bounded Exact(double v) { return {static_cast<double>(static_cast<float>(v)), 0.0, false}; }
+// The real-number reading keeps the real value and counts that rounding.
+inline Bounded Exact(double v) {
+  if (RealTruthFlag()) return {v, RoundErr(std::fabs(v)), false};
+  return {static_cast<double>(static_cast<float>(v)), 0.0, false};
+}
 inline bool BothExact(const Bounded& a, const Bounded& b) { return a.given && b.given; }
 }  // namespace detail
 
@@ -112,7 +139,10 @@ inline Bounded Sqrt(Bounded a) {
 inline constexpr double kExpOverflow32 = 88.72283905206835;
 
 inline Bounded Exp(Bounded a) {
-  if (a.v - a.e > kExpOverflow32 + 1e-6) return {INFINITY, 0.0, false};  // surely overflows
+  if (a.v - a.e > kExpOverflow32 + 1e-6) {  // surely overflows f32
+    if (RealTruthFlag()) return {std::exp(a.v), INFINITY, false};  // the real value is finite
+    return {INFINITY, 0.0, false};
+  }
   if (!(a.v + a.e <= kExpOverflow32 - 1e-6)) return {std::exp(a.v), INFINITY, false};  // may overflow (or NaN)
   const double v = std::exp(a.v);
   const double prop = a.e < 709.0 ? v * std::expm1(a.e) : std::exp(a.v + a.e);  // e^y (e^d - 1) bounds both sides

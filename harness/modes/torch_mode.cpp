@@ -20,6 +20,7 @@
 
 #include "harness/catalog/claims.h"
 #include "harness/modes/mode.h"
+#include "oracles/scalar.h"
 #include "oracles/torch/reference.h"
 
 namespace vt::conform {
@@ -154,7 +155,14 @@ class TorchMode : public Mode {
     } catch (const std::exception& e) {
       return Finish(r, Outcome::kFailedError, std::string("the torch reference failed: ") + e.what());
     }
-    const OracleResult want = op.oracle_given ? op.oracle_given(c, run.after) : op.oracle(c);
+    // The oracle in the real-number reading (oracles/scalar.h RealTruthScope,
+    // docs/tolerance.md): its interval then bounds a faithful f32
+    // evaluation's distance from the real value a float64 reference computes,
+    // the first roundings on given values (exact in the oracle mode) included.
+    const OracleResult want = [&] {
+      const oracle::RealTruthScope real;
+      return op.oracle_given ? op.oracle_given(c, run.after) : op.oracle(c);
+    }();
     std::set<std::string> byte_checked;
     if (op.oracle_bytes) {
       for (const TensorData& t : op.oracle_bytes(c)) byte_checked.insert(t.name);

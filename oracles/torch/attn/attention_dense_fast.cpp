@@ -1,0 +1,11 @@
+// torch reference: attention_dense_fast, a CUDA-variant name of attention
+// (the same CPU kernel, arguments and definition): attention's reference.
+#include "oracles/torch/reference.h"
+
+namespace vt::torchref {
+
+Result AttentionReference(const Input& in);
+
+Result Ref_attention_dense_fast(const Input& in) { return AttentionReference(in); }
+
+}  // namespace vt::torchref
