@@ -78,6 +78,8 @@ struct FuzzOptions {
   std::string replay_dir;        // --replay DIR: rerun saved cases instead of fuzzing
   int shard_index = 0, shard_count = 1;
   std::string json;              // --json FILE: the run's results document
+  bool upstream = false;         // --upstream: hold each case to upstream vLLM (docs/fuzzing.md)
+  int upstream_timeout = 120;    // --upstream-timeout: seconds one case may take upstream
 };
 
 ConformOptions ParseConformOptions(int argc, const char* const* argv, const Vocabulary& v);

@@ -2,6 +2,7 @@
 // F.embedding: a row gather from the token table).
 #include "harness/catalog/glue/glue_entry.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/glue/embedding.h"
 #include "vt/ops.h"
 
@@ -82,6 +83,16 @@ GoldenMapping GoldenEmbedding(const GoldenCase& g) {
   return m;
 }
 
+// The inverse of GoldenEmbedding (vt-fuzz --upstream): F.embedding(ids, table).
+UpstreamCall UpstreamEmbedding(const Case& c) {
+  RequireElements(c, "out");
+  UpstreamCall u;
+  u.op = "embedding";
+  u.inputs = {UpstreamInput(c, "table", "table"), UpstreamInput(c, "ids", "ids")};
+  u.outputs = {UpstreamOutput(c, "out", "out")};
+  return u;
+}
+
 }  // namespace
 
 OpSpec Spec_embedding() {
@@ -113,5 +124,7 @@ OpSpec Spec_embedding() {
   s.goldens = {{"embedding", GoldenEmbedding}};
   return s;
 }
+
+UpstreamMap UpstreamMap_embedding() { return {"embedding", "embedding", UpstreamEmbedding}; }
 
 }  // namespace vt::conform
