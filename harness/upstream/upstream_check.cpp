@@ -184,6 +184,16 @@ CaseResult Checker::Check(const OpSpec& op, const Params& p, const RunConfig& cf
     return r;
   }
   CaseResult g = CheckGoldenDir(dir, cfg);
+  // A draw whose reference is all or mostly zero (x = -residual at T = H = 1)
+  // cannot be judged by any reference - the oracle mode MISTRUSTS the same
+  // case -: counted SKIPPED with the reason. A tolerance wider than the
+  // signal stays a failure: that is the tolerance's fault, not the draw's.
+  if (g.status == Outcome::kMistrusted &&
+      (g.reason.find("the reference is all zero") != std::string::npos ||
+       g.reason.find("mostly zero") != std::string::npos || g.reason.find("all NaN") != std::string::npos)) {
+    g.status = Outcome::kSkipped;
+    g.reason = "upstream's reference cannot judge this draw: " + g.reason;
+  }
   g.id = r.id;
   g.mode = r.mode;
   g.seed = r.seed;
