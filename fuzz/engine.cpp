@@ -13,6 +13,7 @@
 #include "harness/core/rng.h"
 #include "harness/fuzz/vocabulary.h"
 #include "harness/golden/golden_io.h"
+#include "harness/modes/golden_check.h"
 #include "harness/runner/runner.h"
 #include "reports/atomic_file.h"
 
@@ -61,11 +62,12 @@ CaseResult Guarded(const Mode& m, const OpSpec& op, const CaseRef& ref, const Ru
 // (SKIPPED when no mode could check anything).
 // `claim`: equivalence checks only that claim (shrinking keeps the claim that failed).
 CaseResult CheckCase(const OpSpec& op, const std::vector<const Mode*>& modes, const Params& p, Probe& probe,
-                     Tier tier, const std::string& claim = "") {
+                     Tier tier, const std::string& claim = "", upstream::Checker* up = nullptr) {
   RunConfig cfg;
   cfg.tier = tier;
   cfg.threads = probe.threads;
   cfg.isa = FlagIsa();
+  if (up != nullptr) return up->Check(op, p, cfg);
   CaseResult last;
   last.status = Outcome::kSkipped;
   for (const Mode* m : modes) {
@@ -123,11 +125,18 @@ std::string Save(const OpSpec& op, const Params& p, const CaseResult& r, const P
   try {
     if (fs::exists(dir)) return dir;  // the same shrunk case, found again
     const std::string tmp = vt::reports::MakeTempDirNextTo(dir);
-    SaveCase(MakeCase(op, p), tmp);
+    if (s.upstream != nullptr) {
+      // The golden folder upstream's answer made (the last check was this
+      // case's): vt-golden check reruns it without vLLM.
+      if (s.upstream->last_golden().empty()) throw std::runtime_error("no upstream golden for this case");
+      fs::copy(s.upstream->last_golden(), tmp, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+    } else {
+      SaveCase(MakeCase(op, p), tmp);
+    }
     nlohmann::ordered_json j = {{"tool", "vt-fuzz"},      {"op", op.name},          {"mode", r.mode},
                                 {"id", r.id},             {"variant", probe.error}, {"threads", probe.threads},
                                 {"tier", Name(r.tier)},   {"status", Name(r.status)}, {"reason", r.reason},
-                                {"repro", r.repro}};
+                                {"repro", s.upstream != nullptr ? "vt-golden check " + dir : r.repro}};
     if (r.mode == "equivalence") j["variant"] = r.id.substr(r.id.rfind('#') + 1);
     std::ofstream(fs::path(tmp) / "fuzz.json") << j.dump(1) << "\n";
     vt::reports::CommitTempDir(tmp, dir);
@@ -183,10 +192,14 @@ OpReport FuzzOp(const OpSpec& op, const Campaign& campaign, const Settings& s, s
   const std::vector<std::string> value_knobs = vocab::ValueKnobs(op.values);
   std::vector<std::string> values;  // weighted by the campaign
   for (const std::string& v : value_knobs) {
+    // A golden cannot vouch for a non-finite value (the golden checker's rule).
+    if (s.upstream != nullptr && v == "special") continue;
     const auto w = campaign.values.find(v);
     for (int k = 0; w != campaign.values.end() && k < w->second; ++k) values.push_back(v);
   }
-  const bool strided = !vocab::StridedOperands(op.contract).empty() && !campaign.strides.empty();
+  // Upstream takes contiguous tensors; padded strides are the oracle mode's.
+  const bool strided =
+      s.upstream == nullptr && !vocab::StridedOperands(op.contract).empty() && !campaign.strides.empty();
   const uint64_t base = SplitMix64(s.seed ^ HashName(op.name));
   std::vector<const ErrorCase*> focus;
   for (const ErrorCase& e : op.errors) {
@@ -213,13 +226,17 @@ OpReport FuzzOp(const OpSpec& op, const Campaign& campaign, const Settings& s, s
     for (int attempt = 0; attempt < 400 && !pick; ++attempt) {
       rc::Shrinkable<Params> cand = g(random.split(), rc::kNominalSize);
       if (!DTypesAllowed(cand.value(), s.dtypes)) continue;
+      // --upstream: only cases the runner key can express (the rest would be SKIPPED).
+      if (s.upstream != nullptr && !s.upstream->Expressible(op, cand.value())) continue;
       if (target == nullptr || target->match(cand.value())) pick = cand;
       else if (!fallback) fallback = cand;
     }
     if (!pick && target != nullptr) ++rep.missed[axis->name + ": " + target->name];
     if (!pick) pick = fallback;
     if (!pick) {
-      rep.skipped = "no case of 400 draws has all its dtypes in --dtype";
+      rep.skipped = s.upstream != nullptr ? "no case of 400 draws that the runner key can express (and with its "
+                                            "dtypes in --dtype, if given)"
+                                          : "no case of 400 draws has all its dtypes in --dtype";
       break;
     }
     // The generic knobs, from the case's own stream.
@@ -245,8 +262,12 @@ OpReport FuzzOp(const OpSpec& op, const Campaign& campaign, const Settings& s, s
         if (o.match(p)) ++rep.coverage[a.name + ": " + o.name];
       }
     }
-    CaseResult r = CheckCase(op, modes, p, probe, s.tier);
+    CaseResult r = CheckCase(op, modes, p, probe, s.tier, "", s.upstream);
     ++rep.cases;
+    if (r.status == Outcome::kSkipped && s.upstream != nullptr) {
+      ++rep.skipped_cases;
+      rep.last_skip = r.reason;
+    }
     if (IsFailure(r.status)) {
       ++rep.failed;
       Found f;
@@ -282,7 +303,7 @@ OpReport FuzzOp(const OpSpec& op, const Campaign& campaign, const Settings& s, s
             if (Since(s0) >= budget) break;
             if (!DTypesAllowed(cand->value(), s.dtypes)) continue;
             Probe pr = probe;
-            const CaseResult cr = CheckCase(op, failing, cand->value(), pr, s.tier, claim);
+            const CaseResult cr = CheckCase(op, failing, cand->value(), pr, s.tier, claim, s.upstream);
             if (IsFailure(cr.status)) {
               sh = *cand;
               r = cr;
@@ -301,7 +322,7 @@ OpReport FuzzOp(const OpSpec& op, const Campaign& campaign, const Settings& s, s
           else if (step == 1 && q.Has("values") && q.Str("values") != "normal") q.Set("values", "normal");
           else if (step == 2 && q.Has(vocab::kStrideKnob)) q.args.erase(vocab::kStrideKnob);
           else continue;
-          const CaseResult cr = CheckCase(op, failing, q, pr, s.tier, claim);
+          const CaseResult cr = CheckCase(op, failing, q, pr, s.tier, claim, s.upstream);
           if (IsFailure(cr.status)) {
             minimal = q;
             probe = pr;
@@ -309,14 +330,22 @@ OpReport FuzzOp(const OpSpec& op, const Campaign& campaign, const Settings& s, s
             ++f.shrink_steps;
           }
         }
+ if (s.upstream != nullptr) {
+          // Asked once more, so the golden folder saved is this case's.
+          Probe pr = probe;
+          r = CheckCase(op, failing, minimal, pr, s.tier, claim, s.upstream);
+        }
         f.shrunk = r;
         out << "shrunk in " << f.shrink_steps << " steps (" << std::fixed << std::setprecision(1) << Since(s0)
             << " s) to:\n";
         out.unsetf(std::ios::floatfield);
         PrintResult(r, out);
         out << "  repro: " << r.repro << "\n";
-        f.saved = Save(op, minimal, r, probe, s, out);
-        if (!f.saved.empty()) out << "  saved: " << f.saved << "\n  replay: vt-fuzz --replay " << f.saved << "\n";
+        f.saved = IsFailure(r.status) ? Save(op, minimal, r, probe, s, out) : "";
+        if (!f.saved.empty()) {
+          out << "  saved: " << f.saved << "\n  replay: "
+              << (s.upstream != nullptr ? "vt-golden check " : "vt-fuzz --replay ") << f.saved << "\n";
+        }
       }
       rep.failures.push_back(std::move(f));
     }
@@ -351,6 +380,22 @@ int Replay(const std::string& dir, std::ostream& out) {
       std::ifstream f(fs::path(d) / "fuzz.json");
       if (!f) throw std::runtime_error("no fuzz.json: not a case vt-fuzz saved");
       const nlohmann::json j = nlohmann::json::parse(f);
+      if (j.at("mode").get<std::string>() == "upstream") {
+        // Saved by --upstream: a golden folder (upstream's outputs inside),
+        // judged by the golden checker as vt-golden check does.
+        RunConfig cfg;
+        cfg.threads = j.value("threads", 0);
+        const CaseResult r = CheckGoldenDir(d, cfg);
+        if (IsFailure(r.status)) {
+          ++reproduced;
+          out << "REPRODUCED " << d << "\n";
+        } else {
+          ++passing;
+          out << "PASSES NOW " << d << "\n";
+        }
+        PrintResult(r, out);
+        continue;
+      }
       const Case saved = LoadCase(d);
       const OpSpec* op = FindOp(saved.params.op);
       if (op == nullptr) throw std::runtime_error("op '" + saved.params.op + "' is not in this build's catalog");

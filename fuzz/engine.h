@@ -11,6 +11,7 @@
 
 #include "fuzz/campaign.h"
 #include "harness/modes/mode.h"
+#include "harness/upstream/upstream_check.h"
 
 namespace vt::conform::fuzz {
 
@@ -25,6 +26,10 @@ struct Settings {
   std::string save_dir;
   int shard_index = 0, shard_count = 1;
   bool quiet = false;
+  // --upstream: every case is held to upstream vLLM instead of the modes
+  // (values without non-finite specials, no stride padding, draws steered to
+  // cases the runner key can express); failures are saved as golden folders.
+  upstream::Checker* upstream = nullptr;
 };
 
 struct Found {
@@ -38,6 +43,8 @@ struct Found {
 struct OpReport {
   std::string op;
   int cases = 0, failed = 0;
+  int skipped_cases = 0;  // --upstream: cases the runner key could not express (counted in cases)
+  std::string last_skip;  // the reason of the last of them
   double seconds = 0;
   std::string skipped;  // why nothing ran (e.g. no case matches --dtype)
   std::vector<Found> failures;

@@ -21,9 +21,13 @@
 #include "harness/fuzz/vocabulary.h"
 #include "harness/runner/results_doc.h"
 #include "harness/runner/runner.h"
+#include "harness/upstream/upstream_check.h"
 #include "reports/atomic_file.h"
 #include "reports/report.h"
 #include "vt/isa.h"
+
+#include <memory>
+#include <unistd.h>
 
 namespace {
 
@@ -115,6 +119,61 @@ int main(int argc, char** argv) {
   }
   if (!o.replay_dir.empty()) return fuzz::Replay(o.replay_dir, std::cout);
 
+  // --upstream: the ops with a runner key; the worker started once for the run.
+  std::unique_ptr<upstream::Worker> worker;
+  std::unique_ptr<upstream::Checker> checker;
+  std::string scratch;
+  std::vector<std::string> unmapped;
+  if (o.upstream) {
+    bool need_triton = false;
+    std::vector<std::string> kept;
+    for (const OpSpec& op : Catalog()) {
+      const bool wanted = o.all || std::find(o.ops.begin(), o.ops.end(), op.name) != o.ops.end();
+      if (!wanted) continue;
+      if (const UpstreamMap* m = upstream::MapOf(op)) {
+        kept.push_back(op.name);
+        need_triton = need_triton || upstream::NeedsTriton(m->runner_key);
+      } else {
+        unmapped.push_back(op.name);
+      }
+    }
+    if (!o.all && !unmapped.empty()) {
+      std::string mapped;
+      for (const OpSpec& op : Catalog()) {
+        if (upstream::MapOf(op) != nullptr) mapped += (mapped.empty() ? "" : ", ") + op.name;
+      }
+      std::cerr << "vt-fuzz: --upstream: no runner key maps " << JoinNames(unmapped) << " to upstream (mapped: "
+                << mapped << ")\n";
+      return 2;
+    }
+    const std::string missing = upstream::MissingEnvironment(need_triton);
+    if (!missing.empty()) {
+      std::cerr << "vt-fuzz: --upstream: " << missing << "\n";
+      return 2;
+    }
+    scratch = (std::filesystem::temp_directory_path() / ("vt-fuzz-upstream-" + std::to_string(::getpid()))).string();
+    std::filesystem::create_directories(scratch);
+    const std::string venv = upstream::RegenVenvDir();
+    worker = std::make_unique<upstream::Worker>(venv + "/bin/python",
+                                                std::string(VT_SOURCE_DIR) + "/golden/regen/vt_regen/worker.py",
+                                                need_triton, o.save_dir + "/upstream-worker.log");
+    const auto w0 = std::chrono::steady_clock::now();
+    const std::string why = worker->Start(300);
+    if (!why.empty()) {
+      std::cerr << "vt-fuzz: --upstream: " << cli::OneLine(why) << "\n";
+      std::filesystem::remove_all(scratch);
+      return 2;
+    }
+    const double started = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+    std::cout << "vt-fuzz: upstream worker ready in " << FormatSeconds(started) << " (vllm "
+              << worker->hello().value("vllm", "?") << ", torch " << worker->hello().value("torch", "?")
+              << (worker->hello().value("triton", false) ? ", triton" : "") << "; its stderr: " << o.save_dir
+              << "/upstream-worker.log)" << std::endl;
+    checker = std::make_unique<upstream::Checker>(*worker, scratch, o.upstream_timeout);
+    o.ops = kept;
+    o.all = false;
+  }
+
   const uint64_t seed = o.seed_given ? o.seed : (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
   std::cout << "vt-fuzz: seed " << Hex(seed) << " (rerun with --seed " << Hex(seed) << ")" << std::endl;
   std::vector<const OpSpec*> ops;
@@ -154,6 +213,8 @@ int main(int argc, char** argv) {
     s.shard_index = o.shard_index;
     s.shard_count = o.shard_count;
     s.quiet = o.quiet;
+    s.upstream = checker.get();
+    if (o.upstream) s.modes = {"upstream"};
     std::cout << "== " << op->name << ": tier " << Name(s.tier) << ", modes " << JoinNames(s.modes)
               << ", oracle threads " << JoinInts(s.threads) << ", "
               << (s.seconds > 0 ? FormatSeconds(s.seconds) : std::string("no time limit"))
@@ -163,12 +224,16 @@ int main(int argc, char** argv) {
       continue;
     }
     const fuzz::OpReport r = fuzz::FuzzOp(*op, c, s, std::cout);
-    cases += r.cases;
+    cases += r.cases - r.skipped_cases;
     failed += r.failed;
     std::cout << "   " << op->name << ": " << r.cases << " cases in " << std::fixed << std::setprecision(1)
               << r.seconds << " s (" << r.CasesPerSecond() << " cases/s), " << r.failed << " failed" << std::endl;
     std::cout.unsetf(std::ios::floatfield);
     if (!r.skipped.empty()) std::cout << "   skipped: " << r.skipped << "\n";
+    if (r.skipped_cases > 0) {
+      std::cout << "   " << r.skipped_cases << " cases SKIPPED (not counted as passed), the last: " << r.last_skip
+                << "\n";
+    }
     if (!r.coverage.empty() && !o.quiet) {
       std::cout << "   coverage:";
       for (const auto& [k, n] : r.coverage) std::cout << " [" << k << "] " << n;
@@ -183,6 +248,12 @@ int main(int argc, char** argv) {
     }
     matrix[op->name]["fuzz"] = {{"passed", r.cases - r.failed}, {"failed", r.failed}, {"skipped", 0},
                                 {"partial", 0}, {"max_headroom", 0.0}};
+  }
+  if (o.upstream) {
+    std::cout << "upstream: " << checker->calls() << " calls, " << worker->restarts() << " worker restarts";
+    if (!unmapped.empty()) std::cout << "; " << unmapped.size() << " ops without a runner key mapping not fuzzed";
+    std::cout << "\n";
+    std::filesystem::remove_all(scratch);
   }
   std::cout << cases - failed << " passed, " << failed << " failed" << std::endl;
   if (!o.json.empty()) {

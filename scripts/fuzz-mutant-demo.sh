@@ -7,6 +7,9 @@
 # pass on the second.
 #   scripts/fuzz-mutant-demo.sh MUTANT_ID [SECONDS=60] [extra vt-fuzz flags...]
 # Exit 0 when vt-fuzz failed and at least one saved case is the mutant's.
+# With --upstream among the flags (needs `vt-golden regen --setup --with-triton`),
+# the kernel is held to upstream vLLM and each saved case - a golden folder -
+# is rerun by `vt-golden check` (no vLLM) with both builds instead.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 id="${1:?usage: scripts/fuzz-mutant-demo.sh MUTANT_ID [SECONDS] [vt-fuzz flags...]}"
@@ -14,6 +17,14 @@ secs="${2:-60}"
 shift $(( $# >= 2 ? 2 : 1 ))
 clean="$repo/build/fuzz/vt-fuzz"
 [ -x "$clean" ] || { echo "fuzz-mutant-demo: build vt-fuzz first (cmake --build build --target vt-fuzz)" >&2; exit 2; }
+upstream=0
+for a in "$@"; do [ "$a" = --upstream ] && upstream=1; done
+targets=(vt-fuzz)
+clean_golden="$repo/build/harness/cli/vt-golden"
+if [ "$upstream" = 1 ]; then
+  targets+=(vt-golden)
+  [ -x "$clean_golden" ] || { echo "fuzz-mutant-demo: build vt-golden first (cmake --build build --target vt-golden)" >&2; exit 2; }
+fi
 demo="$repo/build/fuzz-demo"
 src="$demo/src"
 mkdir -p "$src"
@@ -61,7 +72,7 @@ PY
 # ccache (base_dir) sees the same relative paths and reuses the tree's objects.
 cmake -S "$src" -B "$src/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVT_WITH_CUDA=OFF -DVT_WITH_TORCH=OFF \
   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache > "$demo/configure.log" 2>&1 || { tail -20 "$demo/configure.log"; exit 2; }
-cmake --build "$src/build" -j2 --target vt-fuzz > "$demo/build.log" 2>&1 || { tail -20 "$demo/build.log"; exit 2; }
+cmake --build "$src/build" -j2 --target "${targets[@]}" > "$demo/build.log" 2>&1 || { tail -20 "$demo/build.log"; exit 2; }
 mutant="$src/build/fuzz/vt-fuzz"
 saved="$demo/saved/$id"
 rm -rf "$saved"
@@ -69,10 +80,24 @@ echo "== fuzzing $op for $secs s with the mutant build"
 set +e
 "$mutant" --op "$op" --time "$secs" --save "$saved" --json "$demo/$id.json" "$@"
 found=$?
-echo "== replay with the mutant build (expect: reproduced)"
-"$mutant" --replay "$saved" | tee "$demo/replay-mutant.log"
-echo "== replay with the clean build (expect: passes now)"
-"$clean" --replay "$saved" | tee "$demo/replay-clean.log"
+if [ "$upstream" = 1 ]; then
+  # Each saved golden folder through vt-golden check: exit 1 = it fails.
+  : > "$demo/replay-mutant.log"
+  : > "$demo/replay-clean.log"
+  for d in $(find "$saved" -name manifest.json -printf '%h\n' 2>/dev/null | sort); do
+    echo "== vt-golden check $d (mutant build, expect: failed)"
+    "$src/build/harness/cli/vt-golden" check "$d"
+    [ $? = 1 ] && echo "REPRODUCED $d" >> "$demo/replay-mutant.log"
+    echo "== vt-golden check $d (clean build, expect: passed)"
+    "$clean_golden" check "$d"
+    [ $? = 0 ] && echo "PASSES NOW $d" >> "$demo/replay-clean.log"
+  done
+else
+  echo "== replay with the mutant build (expect: reproduced)"
+  "$mutant" --replay "$saved" | tee "$demo/replay-mutant.log"
+  echo "== replay with the clean build (expect: passes now)"
+  "$clean" --replay "$saved" | tee "$demo/replay-clean.log"
+fi
 set -e
 # The mutant build's source goes back to clean for the next demo (incremental).
 cp "$repo/$file" "$src/$file"

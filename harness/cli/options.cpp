@@ -325,10 +325,24 @@ FuzzOptions ParseFuzzOptions(int argc, const char* const* argv, const Vocabulary
       ->check(NonEmpty("a file name"));
   app.add_flag("--quiet", o.quiet, "no progress lines (default off)");
   app.add_option("--isa", o.isa, kIsaHelp)->type_name("TIER")->check(IsaCheck());
+  std::string upstream_timeout;
+  app.add_flag("--upstream", o.upstream,
+               "hold each case to upstream vLLM's own code, run by a worker in the `vt-golden regen --setup` "
+               "environment (ops with a runner key only; default off)");
+  app.add_option("--upstream-timeout", upstream_timeout,
+                 "with --upstream: seconds one case may take upstream before it is an ERROR, 1..3600 (default 120)")
+      ->type_name("SECONDS")
+      ->check(IntCheck(1, 3600));
   if (!Run(app, argc, argv, o.help_text)) {
     o.help = true;
     return o;
   }
+  if (!upstream_timeout.empty()) {
+    if (!o.upstream) throw UsageError("--upstream-timeout: goes with --upstream");
+    o.upstream_timeout = Int(upstream_timeout);
+  }
+  if (o.upstream && !o.replay_dir.empty()) throw UsageError("--upstream: fuzzes; --replay reruns saved cases (no vLLM needed)");
+  if (o.upstream && !modes.empty()) throw UsageError("--upstream: the case is held to upstream, not checked by --mode");
   o.ops = NameList("--op", ops, voc.ops);
   const int sources = (o.ops.empty() ? 0 : 1) + (o.all ? 1 : 0) + (o.replay_dir.empty() ? 0 : 1);
   if (!o.list && sources == 0) throw UsageError("--op: name the ops to fuzz (--op NAME or --all), or --replay DIR");

@@ -83,6 +83,8 @@ struct FuzzOptions {
   int shard_index = 0, shard_count = 1;
   std::string json;              // --json FILE: the run's results document
   std::string isa;               // --isa, as vt-conform's
+  bool upstream = false;         // --upstream: hold each case to upstream vLLM (docs/fuzzing.md)
+  int upstream_timeout = 120;    // --upstream-timeout: seconds one case may take upstream
 };
 
 ConformOptions ParseConformOptions(int argc, const char* const* argv, const Vocabulary& v);

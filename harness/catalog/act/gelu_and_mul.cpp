@@ -1,5 +1,6 @@
 // Catalog entry: gelu_and_mul (vLLM GeluAndMul(approximate="tanh"): Gemma's GeGLU).
 #include "harness/catalog/act/act_entry.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/act/gelu_and_mul.h"
 #include "vt/ops.h"
 
@@ -14,6 +15,18 @@ GoldenMapping GoldenGeluAndMul(const GoldenCase& g) {
   const std::string approx = g.ArgStr("approximate", "tanh");
   if (approx != "tanh") throw GoldenUnsupported("gelu approximate='" + approx + "' (only the tanh form)");
   return act::GoldenGlu(g, "gelu_and_mul");
+}
+
+// The inverse of GoldenGlu (vt-fuzz --upstream): x [T, 2D] -> out [T, D] as
+// the runner key's call.
+UpstreamCall UpstreamGlu(const Case& c, const std::string& key, Json args) {
+  RequireElements(c, "out");
+  UpstreamCall u;
+  u.op = key;
+  u.args = std::move(args);
+  u.inputs = {UpstreamInput(c, "x", "x")};
+  u.outputs = {UpstreamOutput(c, "out", "out")};
+  return u;
 }
 
 }  // namespace
@@ -39,6 +52,10 @@ OpSpec Spec_gelu_and_mul() {
   // invariance (GluSpec's RowSlice).
   s.goldens = {{"gelu_and_mul", GoldenGeluAndMul}, {"gelu_tanh_and_mul", GoldenGeluAndMul}};
   return s;
+}
+
+UpstreamMap UpstreamMap_gelu_and_mul() {
+  return {"gelu_and_mul", "gelu_and_mul", [](const Case& c) { return UpstreamGlu(c, "gelu_and_mul", Json{{"approximate", "tanh"}}); }};
 }
 
 }  // namespace vt::conform

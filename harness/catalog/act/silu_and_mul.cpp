@@ -1,5 +1,6 @@
 // Catalog entry: silu_and_mul (vLLM SiluAndMul: the SwiGLU of Llama/Qwen MLPs).
 #include "harness/catalog/act/act_entry.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/act/silu_and_mul.h"
 #include "vt/ops.h"
 
@@ -36,6 +37,18 @@ Case AsMoeSiluMul(const Case& c) {
 // vLLM SiluAndMul goldens: x [..., 2D] -> out [..., D]; leading dims flattened.
 GoldenMapping GoldenSiluAndMul(const GoldenCase& g) { return act::GoldenGlu(g, "silu_and_mul"); }
 
+// The inverse of GoldenGlu (vt-fuzz --upstream): x [T, 2D] -> out [T, D] as
+// the runner key's call.
+UpstreamCall UpstreamGlu(const Case& c, const std::string& key, Json args) {
+  RequireElements(c, "out");
+  UpstreamCall u;
+  u.op = key;
+  u.args = std::move(args);
+  u.inputs = {UpstreamInput(c, "x", "x")};
+  u.outputs = {UpstreamOutput(c, "out", "out")};
+  return u;
+}
+
 }  // namespace
 
 OpSpec Spec_silu_and_mul() {
@@ -51,6 +64,10 @@ OpSpec Spec_silu_and_mul() {
                             {}, "moe_silu_mul", AsMoeSiluMul, {{"out", "out"}}));
   s.goldens = {{"silu_and_mul", GoldenSiluAndMul}};
   return s;
+}
+
+UpstreamMap UpstreamMap_silu_and_mul() {
+  return {"silu_and_mul", "silu_and_mul", [](const Case& c) { return UpstreamGlu(c, "silu_and_mul", Json::object()); }};
 }
 
 }  // namespace vt::conform

@@ -2,6 +2,7 @@
 // F.embedding: a row gather from the token table).
 #include "harness/catalog/glue/glue_entry.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/glue/embedding.h"
 #include "vt/ops.h"
 
@@ -82,6 +83,21 @@ GoldenMapping GoldenEmbedding(const GoldenCase& g) {
   return m;
 }
 
+// The inverse of GoldenEmbedding (vt-fuzz --upstream): F.embedding(ids, table).
+UpstreamCall UpstreamEmbedding(const Case& c) {
+  RequireElements(c, "out");
+  if (c.params.Has("fill") && c.params.Str("fill") == "bits") {
+    // NaN / inf patterns the oracle mode compares byte for byte; a golden
+    // cannot vouch for a non-finite value (the golden checker's rule).
+    throw GoldenUnsupported("raw bit patterns (non-finite values a golden cannot vouch for)");
+  }
+  UpstreamCall u;
+  u.op = "embedding";
+  u.inputs = {UpstreamInput(c, "table", "table"), UpstreamInput(c, "ids", "ids")};
+  u.outputs = {UpstreamOutput(c, "out", "out")};
+  return u;
+}
+
 }  // namespace
 
 OpSpec Spec_embedding() {
@@ -113,5 +129,7 @@ OpSpec Spec_embedding() {
   s.goldens = {{"embedding", GoldenEmbedding}};
   return s;
 }
+
+UpstreamMap UpstreamMap_embedding() { return {"embedding", "embedding", UpstreamEmbedding}; }
 
 }  // namespace vt::conform

@@ -28,6 +28,7 @@
 #include "harness/catalog/mamba/chunk_scan_claims.h"
 #include "harness/catalog/mamba/mamba_entry.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/mamba/mamba2_chunk_scan.h"
 #include "vt/ops.h"
 
@@ -413,7 +414,12 @@ GoldenMapping GoldenScan(const GoldenCase& g) {
   std::vector<int64_t> lens;
   for (std::size_t s = 0; s + 1 < cu.size(); ++s) lens.push_back(cu[s + 1] - cu[s]);
   p.Set("lens", Json(lens));
-  p.Set("chunking", "vllm");
+  // The chunking that built the recorded metadata (the tensors are the
+  // golden's either way): vLLM's, or every sequence cut from its own start.
+  const std::vector<int64_t> ccs = seq::Ints(g.Get("cu_chunk_seqlens"));
+  const bool per_seq = ccs != mamba::VarlenChunkMetadata(cu, p.Int("cs")).cu_chunk_seqlens &&
+                       ccs == mamba::PerSequenceChunkMetadata(cu, p.Int("cs")).cu_chunk_seqlens;
+  p.Set("chunking", per_seq ? "per_seq" : "vllm");
   mamba::SetGoldenShape(p, g, !g.Has("D") ? "none" : g.Get("D").shape.size() == 2 ? "hp" : "h");
   p.Set("dt_min", g.ArgNum("dt_min", 0.0));
   const double dt_max = g.ArgNum("dt_max", std::numeric_limits<double>::infinity());
@@ -430,6 +436,43 @@ GoldenMapping GoldenScan(const GoldenCase& g) {
   m.compare = {{"out", "out"}, {"final_states", "final_states"}};
   PerOutputTol(g, m);
   return m;
+}
+
+// The inverse of GoldenScan (vt-fuzz --upstream): the case as the
+// "mamba2_chunk_scan" runner key's call, its metadata tensors as drawn (the
+// kernel and vLLM's take any valid metadata). What the runner key does not
+// cover has no upstream form here: vLLM's chunk scan takes one activation
+// dtype for x/dt/B/C/z; the worker runs state_dtype f32 (the tolerance
+// derivation of the regenerated goldens covers f32 states only); f16
+// activations through the Triton interpreter were never measured.
+constexpr int64_t kUpstreamChunkHeads = 24;
+
+UpstreamCall UpstreamScan(const Case& c) {
+  const Params& p = c.params;
+  if (p.DType("dt") != p.DType("x")) throw GoldenUnsupported("dt of another dtype than x (one activation dtype)");
+  if (p.DType("x") == vt::DType::kF16) throw GoldenUnsupported("f16 activations (not measured in the interpreter)");
+  if (p.DType("state") != vt::DType::kF32) throw GoldenUnsupported("a bf16 state (the worker runs state_dtype f32)");
+  // Measured: the Triton interpreter spends ~0.2 s per (chunk, head) over the
+  // five kernels (T = 300, cs = 16, H = 4: 15 s), twice for bf16; larger
+  // cases are left to the oracle mode so a minute holds more than a few.
+  if (c.Get("seq_idx").Numel() * p.Int("H") > kUpstreamChunkHeads) {
+    throw GoldenUnsupported("more than " + std::to_string(kUpstreamChunkHeads) +
+                            " (chunk, head) programs: too slow in the Triton interpreter");
+  }
+  UpstreamCall u;
+  u.op = "mamba2_chunk_scan";
+  const TensorData& x = c.Get("x");
+  const TensorData& B = c.Get("B");
+  u.args = {{"chunk_size", p.Int("cs")},   {"dt_softplus", p.Flag("softplus")},
+            {"dt_min", p.Num("dt_min")},   {"dt_max", p.Has("dt_max") ? Json(p.Num("dt_max")) : Json(nullptr)},
+            {"seqlens", p.args.at("lens")}, {"H", x.shape[1]}, {"G", B.shape[1]}, {"P", x.shape[2]},
+            {"N", B.shape[2]},             {"state_dtype", "f32"}};
+  for (const char* name : {"x", "dt", "A", "B", "C", "D", "z", "dt_bias", "initial_states", "cu_seqlens",
+                           "cu_chunk_seqlens", "last_chunk_indices", "seq_idx"}) {
+    if (c.Find(name) != nullptr) u.inputs.push_back(UpstreamInput(c, name, name));
+  }
+  u.outputs = {UpstreamOutput(c, "out", "out"), UpstreamOutput(c, "final_states", "final_states")};
+  return u;
 }
 
 }  // namespace
@@ -460,5 +503,7 @@ OpSpec Spec_mamba2_chunk_scan() {
   s.claims.push_back(ToleranceIsSharp());
   return s;
 }
+
+UpstreamMap UpstreamMap_mamba2_chunk_scan() { return {"mamba2_chunk_scan", "mamba2_chunk_scan", UpstreamScan}; }
 
 }  // namespace vt::conform

@@ -1,6 +1,7 @@
 // Catalog entry: rms_norm (vLLM RMSNorm / GemmaRMSNorm / fused_add_rms_norm).
 #include "harness/catalog/norm/norm_entry.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/norm/rms_norm.h"
 #include "vt/ops.h"
 
@@ -89,7 +90,33 @@ GoldenMapping GoldenRmsNorm(const GoldenCase& g) {
   m.c.tensors.push_back(AsRows(GoldenOutputLike(g, "out", "out")));
   m.compare = {{"out", "out"}};
   if (fused) m.compare.push_back({"residual", GoldenPick(g, {"residual_out"})});
+  // A manifest may hold residual_out to its own (tighter) tolerance
+  // (vt-fuzz --upstream: 0, the updated stream being one exact f32 add
+  // rounded to x's dtype on both sides).
+  PerOutputTol(g, m);
   return m;
+}
+
+// The inverse of GoldenRmsNorm (vt-fuzz --upstream): the case as the
+// "rmsnorm" runner key's call. Upstream rounds the updated residual stream to
+// x's dtype, so a residual of another dtype has no upstream form.
+UpstreamCall UpstreamRmsNorm(const Case& c) {
+  const Params& p = c.params;
+  const TensorData& x = c.Get("x");
+  RequireElements(c, "x");
+  const bool fused = p.Str("residual") != "none";
+  if (fused && c.Get("residual").dtype != x.dtype) {
+    throw GoldenUnsupported("a residual stream of another dtype than x (upstream stores the updated stream in x's "
+                            "dtype)");
+  }
+  UpstreamCall u;
+  u.op = "rmsnorm";
+  u.args = {{"eps", p.Num("eps")}, {"gemma", p.Flag("gemma")}, {"fused_residual", fused}};
+  u.inputs = {UpstreamInput(c, "x", "x"), UpstreamInput(c, "weight", "weight")};
+  if (fused) u.inputs.push_back(UpstreamInput(c, "residual", "residual_in"));
+  u.outputs = {UpstreamOutput(c, "out", "out")};
+  if (fused) u.outputs.push_back(UpstreamOutput(c, "residual", "residual_out"));
+  return u;
 }
 
 }  // namespace
@@ -129,5 +156,7 @@ OpSpec Spec_rms_norm() {
   s.goldens = {{"rmsnorm", GoldenRmsNorm}, {"rms_norm", GoldenRmsNorm}};
   return s;
 }
+
+UpstreamMap UpstreamMap_rms_norm() { return {"rms_norm", "rmsnorm", UpstreamRmsNorm}; }
 
 }  // namespace vt::conform

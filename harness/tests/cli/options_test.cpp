@@ -93,6 +93,25 @@ TEST(Options, RangesAtTheirEdges) {
   EXPECT_TRUE(Call(ParseFuzzOptions, "vt-fuzz", {"--list"}).list);
 }
 
+TEST(Options, FuzzUpstreamFlags) {
+  const FuzzOptions u = Call(ParseFuzzOptions, "vt-fuzz", {"--op", "rms_norm", "--upstream"});
+  EXPECT_TRUE(u.upstream);
+  EXPECT_EQ(u.upstream_timeout, 120);
+  EXPECT_EQ(Call(ParseFuzzOptions, "vt-fuzz", {"--all", "--upstream", "--upstream-timeout", "5"}).upstream_timeout, 5);
+  auto refused = [](std::vector<const char*> args, const std::string& flag) {
+    try {
+      Call(ParseFuzzOptions, "vt-fuzz", args);
+      ADD_FAILURE() << "accepted: " << flag;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
+    }
+  };
+  refused({"--op", "rms_norm", "--upstream-timeout", "5"}, "--upstream-timeout");  // without --upstream
+  refused({"--op", "rms_norm", "--upstream", "--upstream-timeout", "0"}, "--upstream-timeout");
+  refused({"--replay", "/saved", "--upstream"}, "--upstream");
+  refused({"--op", "rms_norm", "--upstream", "--mode", "oracle"}, "--upstream");
+}
+
 TEST(Options, ListsAndNames) {
   const ConformOptions o = Conform({"--op", "rms_norm,l2_norm", "--mode", "oracle", "--mode", "negative",
                                     "--tier", "smoke", "--report", "/x", "--quiet", "--no-isolate"});

@@ -1,0 +1,43 @@
+// The ops vt-fuzz --upstream can hold to upstream vLLM: one line per op whose
+// catalog entry defines an UpstreamMap beside its golden adapter.
+#include "harness/golden/upstream_call.h"
+
+namespace vt::conform {
+
+const std::vector<UpstreamMap>& UpstreamMaps() {
+  static const std::vector<UpstreamMap> maps = {UpstreamMap_rms_norm(), UpstreamMap_mamba2_chunk_scan(),
+                                                UpstreamMap_silu_and_mul(), UpstreamMap_gelu_and_mul(),
+                                                UpstreamMap_embedding()};
+  return maps;
+}
+
+TensorData UpstreamInput(const Case& c, const std::string& name, const std::string& as) {
+  const TensorData& src = c.Get(name);
+  TensorData t;
+  t.name = as;
+  t.dtype = src.dtype;
+  t.fmt = src.fmt;
+  t.shape = src.shape;
+  t.role = Role::kInput;
+  t.SetContiguous();
+  t.storage = src.LogicalBytes();
+  return t;
+}
+
+TensorData UpstreamOutput(const Case& c, const std::string& name, const std::string& as) {
+  const TensorData& src = c.Get(name);
+  TensorData t;
+  t.name = as;
+  t.dtype = src.dtype;
+  t.fmt = src.fmt;
+  t.shape = src.shape;
+  t.role = Role::kOutput;
+  t.SetContiguous();
+  return t;
+}
+
+void RequireElements(const Case& c, const std::string& name) {
+  if (c.Get(name).Numel() == 0) throw GoldenUnsupported("no elements: nothing for upstream to vouch for");
+}
+
+}  // namespace vt::conform
