@@ -104,7 +104,7 @@ bool IsFloat(vt::DType dt) { return dt == vt::DType::kF32 || dt == vt::DType::kF
 // payloads ARE defined (copies, casts: oracle_bytes) get no such latitude.
 std::vector<uint8_t> NanLatitude(const TensorData& got, const TensorData& want, int64_t& pairs) {
   std::vector<uint8_t> s = got.storage;
-  if (!IsFloat(got.dtype) || got.storage.size() != want.storage.size()) return s;
+  if (!conform::IsFloat(got.dtype) || got.storage.size() != want.storage.size()) return s;
   const std::size_t es = vt::SizeOf(got.dtype);
   for (int64_t off : got.LogicalOffsets()) {
     const std::size_t at = static_cast<std::size_t>(off) * es;
