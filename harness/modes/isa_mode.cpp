@@ -182,10 +182,10 @@ class IsaMode : public Mode {
     }
     const Case c = MakeCase(op, ref.params);
     const int64_t inner = InnerLength(c);
-    r.metrics["inner_length"] = inner;
-    r.metrics["tail_class"] = std::vector<std::string>{"below avx2 width", "between widths", "ragged above avx512 width"}
+    r.metrics["isa"]["inner_length"] = inner;
+    r.metrics["isa"]["tail_class"] = std::vector<std::string>{"below avx2 width", "between widths", "ragged above avx512 width"}
         [static_cast<std::size_t>(std::max(TailClass(inner), 0))];
-    if (TailClass(inner) < 0) r.metrics["tail_class"] = "none";
+    if (TailClass(inner) < 0) r.metrics["isa"]["tail_class"] = "none";
     try {
       Counts before = Counts::Now();
       const Execution base = Execute(op, c, vt::ExecContext{vt::Backend::kCPU, 1, false, Isa::kPortable});
@@ -218,8 +218,8 @@ class IsaMode : public Mode {
         }
         ran += (ran.empty() ? "" : ", ") + std::string(Name(t));
       }
-      r.metrics["tiers"] = ran;
-      r.metrics["nan_payload_differences"] = nan_pairs;
+      r.metrics["isa"]["tiers"] = ran;
+      r.metrics["isa"]["nan_payload_differences"] = nan_pairs;
       r.tolerance = "bytes equal to the portable tier's (threads 1), every operand and gap, at threads 1, 2, 3 "
                     "and 4 with steal";
     } catch (const std::exception& e) {

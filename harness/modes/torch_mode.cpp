@@ -159,7 +159,19 @@ class TorchMode : public Mode {
     // docs/tolerance.md): its interval then bounds a faithful f32
     // evaluation's distance from the real value a float64 reference computes,
     // the first roundings on given values (exact in the oracle mode) included.
+    // Two conventions met at the merge of the two reference sets: the
+    // references of list_core.inc round each one-step f32 operation on given
+    // values themselves (torch_ops.h F32Product: the oracle's exact first
+    // step), those of list_seq.inc (attn, conv, state, gdn, mamba) compute
+    // the real value. The real-number reading matches only the latter: with
+    // it, mul_scalar f16->bf16 had 15 of 495 torch values outside the
+    // oracle's interval; without it, the conv / gdn gate cases failed
+    // (54 of 192, 28 of 128). One convention for both is left to do
+    // (docs/torch.md).
+    const bool real_reading = op.family == "attn" || op.family == "conv" || op.family == "state" ||
+                              op.family == "gdn" || op.family == "mamba";
     const OracleResult want = [&] {
+      if (!real_reading) return op.oracle_given ? op.oracle_given(c, run.after) : op.oracle(c);
       const oracle::RealTruthScope real;
       return op.oracle_given ? op.oracle_given(c, run.after) : op.oracle(c);
     }();
