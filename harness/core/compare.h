@@ -27,6 +27,12 @@ struct Expected {
   // the bound there vouches for nothing, and the f32 definition is what the
   // kernel must produce (docs/tolerance.md, "Non-finite bounds").
   std::vector<double> f32;
+  // Elements the op's definition fixes exactly, whatever the arithmetic: a
+  // state slot it must not write (its input bytes), a NULL request's zero row.
+  // Their e is not finite (held to f32 above), yet unlike a special value's
+  // they are no approximation: a second reference (the torch mode) is held to
+  // them by equality as well. Empty: none.
+  std::vector<bool> exact;
 };
 
 // The baseline rule's Expected: the double truth, and the largest deviation

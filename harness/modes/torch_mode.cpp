@@ -81,17 +81,36 @@ Json InDtypeDistance(const TensorData& got, const std::vector<double>& in_dtype)
   return {{"differ", differ}, {"max_abs", max_abs}, {"max_ulp", max_ulp}};
 }
 
-// Elements whose oracle bound is not finite: the kernel-vs-torch expectation
-// takes the kernel's own value, the torch value to be written takes the
-// oracle's, so both comparisons pass there. Returns how many.
-int64_t MaskOpen(const Expected& oracle, const std::vector<double>& got, Expected& kt, std::vector<double>& torch) {
+// Elements whose oracle bound is not finite. Where the op's definition fixes
+// the element exactly (Expected::exact: a slot it must not write, a NULL
+// request's zero row) both comparisons become equalities: the kernel with the
+// torch value as written (kt), torch as written with the oracle's f32
+// definition (ow). Elsewhere (a special value reached the element, an f32
+// overflow is possible) a float64 value cannot judge the f32 evaluation: the
+// kernel-vs-torch expectation takes the kernel's own value, the torch value to
+// be written takes the oracle's, so both comparisons pass there and the
+// element counts as open. Returns how many are open.
+int64_t MaskOpen(const Expected& oracle, const std::vector<double>& got, Expected& kt, Expected& ow,
+                 std::vector<double>& torch) {
   int64_t open = 0;
+  const bool defined = !oracle.exact.empty() && oracle.f32.size() == oracle.e.size();
+  if (defined) {
+    kt.f32.assign(kt.v.size(), 0.0);
+    ow.f32.assign(ow.v.size(), 0.0);
+  }
   for (std::size_t k = 0; k < oracle.e.size() && k < got.size(); ++k) {
     if (std::isfinite(oracle.e[k])) continue;
+    if (defined && k < oracle.exact.size() && oracle.exact[k]) {
+      kt.e[k] = INFINITY;  // compare.cpp: held to equality with Expected::f32
+      kt.f32[k] = torch[k];
+      ow.f32[k] = oracle.f32[k];
+      continue;
+    }
     ++open;
     kt.v[k] = got[k];
     kt.e[k] = 0.0;
     torch[k] = oracle.v[k];
+    if (defined) ow.f32[k] = oracle.v[k];  // ow.e[k] is not finite: equal to what is written
   }
   return open;
 }
@@ -155,21 +174,18 @@ class TorchMode : public Mode {
     } catch (const std::exception& e) {
       return Finish(r, Outcome::kFailedError, std::string("the torch reference failed: ") + e.what());
     }
-    // The oracle in the real-number reading (oracles/scalar.h RealTruthScope,
-    // docs/tolerance.md): its interval then bounds a faithful f32
-    // evaluation's distance from the real value a float64 reference computes,
-    // the first roundings on given values (exact in the oracle mode) included.
-    // Two conventions met at the merge of the two reference sets: the
-    // references of list_core.inc round each one-step f32 operation on given
-    // values themselves (torch_ops.h F32Product: the oracle's exact first
-    // step), those of list_seq.inc (attn, conv, state, gdn, mamba) compute
-    // the real value. The real-number reading matches only the latter: with
-    // it, mul_scalar f16->bf16 had 15 of 495 torch values outside the
-    // oracle's interval; without it, the conv / gdn gate cases failed
-    // (54 of 192, 28 of 128). One convention for both is left to do
-    // (docs/torch.md).
-    const bool real_reading = op.family == "attn" || op.family == "conv" || op.family == "state" ||
-                              op.family == "gdn" || op.family == "mamba";
+    // How to read the oracle against this reference (reference.h Convention):
+    // a reference computing the real value is met by the oracle in its
+    // real-number reading (oracles/scalar.h RealTruthScope, docs/tolerance.md),
+    // whose interval then bounds a faithful f32 evaluation's distance from the
+    // real value, the first roundings on given values (exact in the oracle
+    // mode) included. A reference that rounds those first steps to f32 itself
+    // is met by the oracle as the oracle mode reads it: with the real reading,
+    // mul_scalar f16->bf16 had 15 of 495 torch values outside the oracle's
+    // interval; with the f32 reading on the real-value references, the conv /
+    // gdn gate cases failed (54 of 192, 28 of 128). One convention for both
+    // is left to do (docs/torch.md).
+    const bool real_reading = tref->convention == torchref::Convention::kRealValue;
     const OracleResult want = [&] {
       if (!real_reading) return op.oracle_given ? op.oracle_given(c, run.after) : op.oracle(c);
       const oracle::RealTruthScope real;
@@ -210,13 +226,14 @@ class TorchMode : public Mode {
       // elements to the f32 definition; a float64 reference cannot judge
       // them, so both comparisons take them as agreeing and count them as
       // not judged.
-      const int64_t open = MaskOpen(oracle_want, got.Values(), kt, torch_written);
-      const OutputCheck kchk = CheckOutput(got, kt, os.tol, zero_fraction, nonfinite_inputs);
       // Oracle vs torch: the torch value as written is held to the oracle's
-      // acceptance interval. Expected::f32 stays empty on both sides: the f32
-      // definition is ours, not a second opinion.
+      // acceptance interval. Expected::f32 is emptied on both sides: the f32
+      // definition is ours, not a second opinion - except where the op fixes
+      // an element exactly (MaskOpen).
       Expected ow = oracle_want;
       ow.f32.clear();
+      const int64_t open = MaskOpen(oracle_want, got.Values(), kt, ow, torch_written);
+      const OutputCheck kchk = CheckOutput(got, kt, os.tol, zero_fraction, nonfinite_inputs);
       const OutputCheck ochk =
           CheckOutput(AsWritten(got, torch_written), ow, os.tol, zero_fraction, nonfinite_inputs);
       headroom = std::max(headroom, kchk.m.headroom);

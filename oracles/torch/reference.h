@@ -83,10 +83,22 @@ using Fn = Result (*)(const Input&);
 // the first time a reference runs: linking libtorch into every binary cost
 // each process about 2 s of start-up (0.6 s of CPU), and the test run starts
 // hundreds of them.
+// What a reference's float64 value is, which decides how the torch mode reads
+// the oracle against it (docs/torch.md "Two rounding conventions"):
+// - kF32FirstStep (list_core.inc): each one-step f32 operation on given values
+//   (a product of two inputs, x * scale) is rounded to f32 first, as the op's
+//   f32 evaluation model holds it exactly (torch_ops.h F32Product); the oracle
+//   is read as in the oracle mode.
+// - kRealValue (list_seq.inc): the real value of the definition on the given
+//   inputs; the oracle is read in oracle::RealTruthScope, its interval then
+//   counting those first roundings as error.
+enum class Convention { kF32FirstStep, kRealValue };
+
 struct Reference {
   std::string_view op;
   std::string_view family;
   std::string_view source;  // the upstream path it restates
+  Convention convention;
 };
 
 // The references of the lists (none without libtorch). No torch is loaded.

@@ -15,9 +15,12 @@ namespace vt::torchref {
 const std::vector<Reference>& References() {
   static const std::vector<Reference> kRefs = {
 #if VT_HAVE_TORCH
-#define VT_TORCH_REF(family, op, source) {#op, #family, source},
 #define VT_TORCH_NONE(family, op, why)
+// The list a reference is in says how it computes (reference.h Convention).
+#define VT_TORCH_REF(family, op, source) {#op, #family, source, Convention::kF32FirstStep},
 #include "oracles/torch/list_core.inc"
+#undef VT_TORCH_REF
+#define VT_TORCH_REF(family, op, source) {#op, #family, source, Convention::kRealValue},
 #include "oracles/torch/list_seq.inc"
 #undef VT_TORCH_REF
 #undef VT_TORCH_NONE
