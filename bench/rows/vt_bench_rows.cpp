@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -92,10 +93,28 @@ std::vector<OpCase> Cases() {
   const auto bf = [](Buf& b, std::initializer_list<int64_t> s) { return Tensor::Contiguous(b.data(), DType::kBF16, s); };
   const std::size_t f32_bytes = T * H * 4;
   // RoPE (branch simd-c): q [2048, 32 heads, 128] in place from a [4096, 128]
-  // cos/sin cache at positions t % 4096 - the same bytes as x32 / xbf, viewed
-  // as heads. A rotation keeps magnitudes, so repeating it in place keeps the
-  // values normal. Baseline: a copy of q (it is read and written once).
+  // cos/sin cache at positions t * 7 % 4096 - the same bytes as x32 / xbf,
+  // viewed as heads. The cache holds true cos/sin pairs (c^2 + s^2 ~ 1), so
+  // repeating the rotation in place keeps the values' magnitudes (no drift to
+  // inf or subnormals between iterations). Baseline: a copy of q (read and
+  // written once).
   static Buf cache32(4096 * 128, DType::kF32, 1.0f), cachebf(4096 * 128, DType::kBF16, 1.0f);
+  static const bool cache_filled = [] {
+    for (int64_t p = 0; p < 4096; ++p) {
+      for (int64_t i = 0; i < 64; ++i) {
+        const double angle = static_cast<double>(p) * std::pow(10000.0, -static_cast<double>(i) / 64.0);
+        const float cs[2] = {static_cast<float>(std::cos(angle)), static_cast<float>(std::sin(angle))};
+        for (int h = 0; h < 2; ++h) {
+          const int64_t at = p * 128 + h * 64 + i;
+          std::memcpy(static_cast<unsigned char*>(cache32.data()) + at * 4, &cs[h], 4);
+          const uint16_t b = vt::F32ToBF16(cs[h]);
+          std::memcpy(static_cast<unsigned char*>(cachebf.data()) + at * 2, &b, 2);
+        }
+      }
+    }
+    return true;
+  }();
+  (void)cache_filled;
   static std::vector<int32_t> pos = [] {
     std::vector<int32_t> p(T);
     for (int64_t t = 0; t < T; ++t) p[static_cast<size_t>(t)] = static_cast<int32_t>((t * 7) % 4096);
