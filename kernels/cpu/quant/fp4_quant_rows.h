@@ -98,7 +98,7 @@ inline void QuantizeFp4(const ExecContext& ctx, std::string_view op, const Tenso
   const Isa tier = PickTier(ctx.ResolvedIsa(), OpTiers(op));
   if (tier != Isa::kPortable) {
     const int64_t k = x.shape[1], groups = k / kGroup;
-    const Fp4RowJob job{x.dtype, k, gsi, RecipOrZero(gsi)};
+    const Fp4RowJob job{x.dtype, k, gsi, RecipOrZero(gsi), Fp8E4M3Values()};
     const auto* xb = static_cast<const unsigned char*>(x.data);
     ParallelForRows(ctx, x.shape[0], [&](int64_t r0, int64_t r1) {
       CountTierRun(tier);

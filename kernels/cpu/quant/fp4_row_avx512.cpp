@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "cpu/quant/fp4_scale_code.h"
 #include "vt/codec.h"
 
 VT_TARGET_AVX512_BEGIN

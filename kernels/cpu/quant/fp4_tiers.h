@@ -5,7 +5,9 @@
 // fp4_row_avx512.cpp / fp4_row_avx2.cpp (fp4_row.inc).
 // Per group of 16, the portable tier's steps: amax of |x| skipping NaN (a
 // lane max, exact in any order), the block scale in scalar code (one e4m3
-// encode per group, the codec's own function), then per element
+// encode per group: the codec's result by integer rounding,
+// fp4_scale_code.h; its value read back from a table of the codec's), then
+// per element
 // clamp(x * inv_block, +-6) and the e2m1 code of the codec (its midpoint
 // rules as comparisons), two codes a byte, low nibble first.
 #pragma once
@@ -22,7 +24,12 @@ struct Fp4RowJob {
   int64_t k = 0;             // row length, a multiple of 16
   float gsi = 0.0f;          // global scale inverse
   float gsi_recip = 0.0f;    // 1 / gsi, 0 for gsi == 0
+  const float* e4m3 = nullptr;  // Fp8E4M3Values()
 };
+
+// The 256 values Fp8E4M3ToF32 gives, by code: filled once from the codec
+// itself (so a lookup is the codec's result by construction).
+const float* Fp8E4M3Values();
 
 // One row: k/2 packed bytes to `packed`, k/16 scale codes to `scales` (in
 // group order; the caller places them in its scale layout).
