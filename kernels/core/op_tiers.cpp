@@ -38,7 +38,7 @@ const std::vector<OpTierLine>& Table() {
       // --- RoPE (branch simd-c): cpu/rope/rope_tiers.h; rope_neox's cos/sin stay scalar libm ---
       {"rope_from_cache", {Isa::kAvx2, Isa::kAvx512}},
       {"rope_neox", {Isa::kAvx2, Isa::kAvx512}},
-      // cpu/quant/fp4_tiers.h: the NVFP4 quantizer; the fused ops' activations stay portable code
+      // cpu/quant/fp4_tiers.h: the NVFP4 quantizer; the fused ops' activations run their own kernels
       {"scaled_fp4_quant", {Isa::kAvx2, Isa::kAvx512}},
       {"silu_mul_fp4_quant", {Isa::kAvx2, Isa::kAvx512}},
       {"sigmoid_gate_fp4_quant", {Isa::kAvx2, Isa::kAvx512}},

@@ -14,8 +14,8 @@
 // The fused ops (activation + quant) are composites: QuantizeBf16Activation.
 // Tiers: this file's QuantRows is the portable tier (the reference); avx2 and
 // avx512 (fp4_tiers.h) quantize a row at a time with the same bytes, for
-// every op whose OpTiers line lists them (the fused ops' activations are not
-// tiered: only their quantizer).
+// every op whose OpTiers line lists them (the fused ops' activations run
+// their own kernels as before; only the quantizer is this tier code).
 #pragma once
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // The vector tiers of the NVFP4 quantizer (fp4_quant_rows.h), shared by
 // scaled_fp4_quant and the fused activation + quant ops (whose activation
-// stays the portable tier's code: only the quantizer of the bf16 scratch is
-// tiered). Portable declarations only: the tier code lives in
+// runs its own kernel as before: only the quantizer of the bf16 scratch is
+// this tier code). Portable declarations only: the tier code lives in
 // fp4_row_avx512.cpp / fp4_row_avx2.cpp (fp4_row.inc).
 // Per group of 16, the portable tier's steps: amax of |x| skipping NaN (a
 // lane max, exact in any order), the block scale in scalar code (one e4m3
