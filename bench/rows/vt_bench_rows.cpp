@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -91,6 +92,41 @@ std::vector<OpCase> Cases() {
   const auto f32 = [](Buf& b, std::initializer_list<int64_t> s) { return Tensor::Contiguous(b.data(), DType::kF32, s); };
   const auto bf = [](Buf& b, std::initializer_list<int64_t> s) { return Tensor::Contiguous(b.data(), DType::kBF16, s); };
   const std::size_t f32_bytes = T * H * 4;
+  // RoPE (branch simd-c): q [2048, 32 heads, 128] in place from a [4096, 128]
+  // cos/sin cache at positions t * 7 % 4096 - the same bytes as x32 / xbf,
+  // viewed as heads. The cache holds true cos/sin pairs (c^2 + s^2 ~ 1), so
+  // repeating the rotation in place keeps the values' magnitudes (no drift to
+  // inf or subnormals between iterations). Baseline: a copy of q (read and
+  // written once).
+  static Buf cache32(4096 * 128, DType::kF32, 1.0f), cachebf(4096 * 128, DType::kBF16, 1.0f);
+  static const bool cache_filled = [] {
+    for (int64_t p = 0; p < 4096; ++p) {
+      for (int64_t i = 0; i < 64; ++i) {
+        const double angle = static_cast<double>(p) * std::pow(10000.0, -static_cast<double>(i) / 64.0);
+        const float cs[2] = {static_cast<float>(std::cos(angle)), static_cast<float>(std::sin(angle))};
+        for (int h = 0; h < 2; ++h) {
+          const int64_t at = p * 128 + h * 64 + i;
+          std::memcpy(static_cast<unsigned char*>(cache32.data()) + at * 4, &cs[h], 4);
+          const uint16_t b = vt::F32ToBF16(cs[h]);
+          std::memcpy(static_cast<unsigned char*>(cachebf.data()) + at * 2, &b, 2);
+        }
+      }
+    }
+    return true;
+  }();
+  (void)cache_filled;
+  static std::vector<int32_t> pos = [] {
+    std::vector<int32_t> p(T);
+    for (int64_t t = 0; t < T; ++t) p[static_cast<size_t>(t)] = static_cast<int32_t>((t * 7) % 4096);
+    return p;
+  }();
+  const Tensor positions = Tensor::Contiguous(pos.data(), DType::kI32, {T});
+  vt::RopeArgs neox, gptj;
+  neox.rotary_dim = gptj.rotary_dim = 128;
+  gptj.is_neox_style = false;
+  // scaled_fp4_quant bf16 [2048,4096]: reads 16 MiB, writes 4 MiB of codes and
+  // 0.5 MiB of scales; the baseline copies half that traffic.
+  static std::vector<unsigned char> packed(T * H / 2), scales(T * H / 16);
   return {
       {"rms_norm f32 [2048,4096]", f32_bytes,
        [=](const vt::ExecContext& c) { vt::RmsNorm(c, f32(out32, {T, H}), f32(x32, {T, H}), f32(w32, {H}), {}); },
@@ -106,6 +142,27 @@ std::vector<OpCase> Cases() {
        [=](const vt::ExecContext& c) { vt::MulColVecF32(c, f32(out32, {T, H}), f32(col, {H})); }, 1.5, 1.1},
       {"silu_and_mul f32 [2048,8192]->[2048,4096]", f32_bytes * 3 / 2,
        [=](const vt::ExecContext& c) { vt::SiluAndMul(c, f32(out32, {T, H}), f32(gate_up, {T, 2 * H})); }, 2.5, 2.5},
+      {"rope_from_cache neox f32 [2048,32,128]", f32_bytes,
+       [=](const vt::ExecContext& c) {
+         vt::RopeFromCache(c, f32(x32, {T, 32, 128}), nullptr, positions, f32(cache32, {4096, 128}), neox);
+       },
+       0, 0},
+      {"rope_from_cache gptj f32 [2048,32,128]", f32_bytes,
+       [=](const vt::ExecContext& c) {
+         vt::RopeFromCache(c, f32(x32, {T, 32, 128}), nullptr, positions, f32(cache32, {4096, 128}), gptj);
+       },
+       0, 0},
+      {"rope_from_cache neox bf16 [2048,32,128]", f32_bytes / 2,
+       [=](const vt::ExecContext& c) {
+         vt::RopeFromCache(c, bf(xbf, {T, 32, 128}), nullptr, positions, bf(cachebf, {4096, 128}), neox);
+       },
+       0, 0},
+      {"scaled_fp4_quant bf16 [2048,4096]", (f32_bytes / 2 + f32_bytes / 8 + f32_bytes / 64) / 2,
+       [=](const vt::ExecContext& c) {
+         vt::ScaledFp4Quant(c, Tensor::Contiguous(packed.data(), DType::kU8, {T, H / 2}),
+                            Tensor::Contiguous(scales.data(), DType::kU8, {T, H / 16}), bf(xbf, {T, H}), 1.0f);
+       },
+       0, 0},
       {"rms_norm f32 decode [1,4096]", 0,
        [=](const vt::ExecContext& c) { vt::RmsNorm(c, f32(out1, {1, H}), f32(x1, {1, H}), f32(w32, {H}), {}); },
        1.2, 0},

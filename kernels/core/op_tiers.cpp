@@ -34,6 +34,18 @@ const std::vector<OpTierLine>& Table() {
       // cpu/act/silu_tiers.h (avx512 only: its vector expf needs 64-bit permutes and FMA)
       {"silu_and_mul", {Isa::kAvx512}},
       // --- end row / elementwise ops ---
+
+      // --- RoPE (branch simd-c): cpu/rope/rope_tiers.h; rope_neox's cos/sin stay scalar libm ---
+      {"rope_from_cache", {Isa::kAvx2, Isa::kAvx512}},
+      {"rope_neox", {Isa::kAvx2, Isa::kAvx512}},
+      // cpu/quant/fp4_tiers.h: the NVFP4 quantizer; the fused ops' activations run their own kernels
+      {"scaled_fp4_quant", {Isa::kAvx2, Isa::kAvx512}},
+      {"silu_mul_fp4_quant", {Isa::kAvx2, Isa::kAvx512}},
+      {"sigmoid_gate_fp4_quant", {Isa::kAvx2, Isa::kAvx512}},
+      // avx512 only: its activation is silu_and_mul's kernel, whose one vector
+      // tier is avx512 - an avx2 call would run two tiers in one op
+      {"silu_and_mul_fp4_quant", {Isa::kAvx512}},
+      // --- end RoPE / fp4 quant ---
   };
   return kTable;
 }

@@ -22,6 +22,12 @@
 #include "vt/dtype.h"
 #include "vt/isa.h"
 
+// The binary a failure's repro line names (a test file including this header
+// for another binary defines it first).
+#ifndef VT_TIER_TEST_BINARY
+#define VT_TIER_TEST_BINARY "vt_row_tiers_test"
+#endif
+
 namespace vt::tiertest {
 
 using Bytes = std::vector<unsigned char>;
@@ -67,6 +73,7 @@ struct Out {
 using Outs = std::vector<Out>;
 
 inline bool IsNaNAt(const Out& o, std::size_t elem) {
+  if (o.dt != DType::kF32 && o.dt != DType::kF16 && o.dt != DType::kBF16) return false;  // u8 codes: bytes only
   if (o.dt == DType::kF32) {
     uint32_t u;
     std::memcpy(&u, o.bytes.data() + elem * 4, 4);
@@ -134,7 +141,7 @@ inline void CompareTiers(std::string_view op, const std::string& id,
         if (at >= 0) {
           FAIL() << id << " tier=" << Name(tier) << " threads=" << threads << ": output " << t << " element " << at
                  << " portable " << Hex(ref[t], at) << " got " << Hex(got[t], at) << "\n  repro: VT_TEST_SEED="
-                 << Seed() << " vt_row_tiers_test --gtest_filter="
+                 << Seed() << " " VT_TIER_TEST_BINARY " --gtest_filter="
                  << ::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name() << "."
                  << ::testing::UnitTest::GetInstance()->current_test_info()->name();
         }

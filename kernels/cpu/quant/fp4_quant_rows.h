@@ -12,16 +12,23 @@
 // The whole scale tensor is zeroed first (swizzled padding must read 0), then
 // rows are split over threads; each row's bytes belong to one thread.
 // The fused ops (activation + quant) are composites: QuantizeBf16Activation.
+// Tiers: this file's QuantRows is the portable tier (the reference); avx2 and
+// avx512 (fp4_tiers.h) quantize a row at a time with the same bytes, for
+// every op whose OpTiers line lists them (the fused ops' activations run
+// their own kernels as before; only the quantizer is this tier code).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "cpu/access.h"
+#include "cpu/quant/fp4_tiers.h"
 #include "vt/codec.h"
+#include "vt/isa.h"
 #include "vt/ops_quant.h"
 #include "vt/tensor.h"
 #include "vt/threadpool.h"
@@ -80,16 +87,36 @@ void QuantRows(const Tensor& x, uint8_t* packed, uint8_t* scale, int64_t scale_c
   }
 }
 
-inline void QuantizeFp4(const ExecContext& ctx, const Tensor& out_packed, const Tensor& out_scale,
-                        const Tensor& x, float gsi, Fp4ScaleLayout layout) {
+// `op` names the calling op: its OpTiers line decides which tiers it runs.
+inline void QuantizeFp4(const ExecContext& ctx, std::string_view op, const Tensor& out_packed,
+                        const Tensor& out_scale, const Tensor& x, float gsi, Fp4ScaleLayout layout) {
   auto* packed = static_cast<uint8_t*>(out_packed.data);
   auto* scale = static_cast<uint8_t*>(out_scale.data);
   const int64_t scale_elems = out_scale.Numel();
   if (scale_elems > 0) std::memset(scale, 0, static_cast<size_t>(scale_elems));
   const int64_t scale_cols = out_scale.shape[1];
+  const Isa tier = PickTier(ctx.ResolvedIsa(), OpTiers(op));
+  if (tier != Isa::kPortable) {
+    const int64_t k = x.shape[1], groups = k / kGroup;
+    const Fp4RowJob job{x.dtype, k, gsi, RecipOrZero(gsi), Fp8E4M3Values()};
+    const auto* xb = static_cast<const unsigned char*>(x.data);
+    ParallelForRows(ctx, x.shape[0], [&](int64_t r0, int64_t r1) {
+      CountTierRun(tier);
+      std::vector<uint8_t> codes(static_cast<size_t>(groups));
+      for (int64_t i = r0; i < r1; ++i) {
+        Fp4QuantRowOn(tier, job, xb + i * k * x.ElementSize(), packed + i * (k / 2), codes.data());
+        for (int64_t g = 0; g < groups; ++g) {
+          const int64_t at = layout == Fp4ScaleLayout::kLinear ? i * groups + g : SwizzledScaleOffset(i, g, scale_cols);
+          scale[at] = codes[static_cast<size_t>(g)];
+        }
+      }
+    });
+    return;
+  }
   WithFloatElem(x.dtype, [&](auto elem) {
     using Elem = decltype(elem);
     ParallelForRows(ctx, x.shape[0], [&](int64_t r0, int64_t r1) {
+      CountTierRun(Isa::kPortable);
       QuantRows<Elem>(x, packed, scale, scale_cols, gsi, layout, r0, r1);
     });
   });
@@ -99,12 +126,13 @@ inline void QuantizeFp4(const ExecContext& ctx, const Tensor& out_packed, const 
 // into a bf16 [rows, cols] scratch `act` - the store/load boundary of the
 // fused CUDA producer, kept exactly - and the quantizer reads it.
 template <class Activation>
-void QuantizeBf16Activation(const ExecContext& ctx, const Tensor& out_packed, const Tensor& out_scale, int64_t rows,
-                            int64_t cols, float gsi, Fp4ScaleLayout layout, Activation&& activation) {
+void QuantizeBf16Activation(const ExecContext& ctx, std::string_view op, const Tensor& out_packed,
+                            const Tensor& out_scale, int64_t rows, int64_t cols, float gsi, Fp4ScaleLayout layout,
+                            Activation&& activation) {
   std::vector<uint16_t> scratch(static_cast<size_t>(rows * cols));
   const Tensor act = Tensor::Contiguous(scratch.data(), DType::kBF16, {rows, cols});
   activation(act);
-  QuantizeFp4(ctx, out_packed, out_scale, act, gsi, layout);
+  QuantizeFp4(ctx, op, out_packed, out_scale, act, gsi, layout);
 }
 
 }  // namespace vt::cpu::fp4

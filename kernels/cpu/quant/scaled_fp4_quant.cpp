@@ -9,7 +9,7 @@ namespace {
 
 void ScaledFp4QuantCpu(const ExecContext& ctx, const Tensor& out_packed, const Tensor& out_scale,
                        const Tensor& x, float gsi, Fp4ScaleLayout layout) {
-  fp4::QuantizeFp4(ctx, out_packed, out_scale, x, gsi, layout);
+  fp4::QuantizeFp4(ctx, "scaled_fp4_quant", out_packed, out_scale, x, gsi, layout);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ void SigmoidGateFp4QuantCpu(const ExecContext& ctx, const Tensor& out_packed, co
   const auto sigmoid_gate = [&](const Tensor& act) {
     GetKernel<kernel::BinaryFn>("sigmoid_gate_bf16", Backend::kCPU)(ctx, act, attn, gate);
   };
-  fp4::QuantizeBf16Activation(ctx, out_packed, out_scale, attn.shape[0], attn.shape[1], gsi, layout, sigmoid_gate);
+  fp4::QuantizeBf16Activation(ctx, "sigmoid_gate_fp4_quant", out_packed, out_scale, attn.shape[0], attn.shape[1], gsi, layout, sigmoid_gate);
 }
 
 }  // namespace

@@ -15,7 +15,7 @@ void SiluAndMulFp4QuantCpu(const ExecContext& ctx, const Tensor& out_packed, con
     GetKernel<kernel::UnaryFn>("silu_and_mul", Backend::kCPU)(ctx, act, gate_up);
   };
   const int64_t i = gate_up.shape[1] / 2;
-  fp4::QuantizeBf16Activation(ctx, out_packed, out_scale, gate_up.shape[0], i, gsi, layout, silu_and_mul);
+  fp4::QuantizeBf16Activation(ctx, "silu_and_mul_fp4_quant", out_packed, out_scale, gate_up.shape[0], i, gsi, layout, silu_and_mul);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ void SiluMulFp4QuantCpu(const ExecContext& ctx, const Tensor& out_packed, const 
   const auto silu_mul = [&](const Tensor& act) {
     GetKernel<kernel::BinaryFn>("moe_silu_mul", Backend::kCPU)(ctx, act, gate, up);
   };
-  fp4::QuantizeBf16Activation(ctx, out_packed, out_scale, gate.shape[0], gate.shape[1], gsi, layout, silu_mul);
+  fp4::QuantizeBf16Activation(ctx, "silu_mul_fp4_quant", out_packed, out_scale, gate.shape[0], gate.shape[1], gsi, layout, silu_mul);
 }
 
 }  // namespace

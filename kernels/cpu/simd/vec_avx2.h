@@ -16,9 +16,22 @@ struct V256 {
   static F Zero() { return _mm256_setzero_ps(); }
   static F Set1(float v) { return _mm256_set1_ps(v); }
   static F Add(F a, F b) { return _mm256_add_ps(a, b); }
+  static F Sub(F a, F b) { return _mm256_sub_ps(a, b); }
   static F Mul(F a, F b) { return _mm256_mul_ps(a, b); }
   static F Div(F a, F b) { return _mm256_div_ps(a, b); }
   static F Sqrt(F a) { return _mm256_sqrt_ps(a); }
+  // |a|: the sign bit cleared (std::fabs, NaN included).
+  static F Abs(F a) { return _mm256_castsi256_ps(_mm256_and_si256(_mm256_castps_si256(a), _mm256_set1_epi32(0x7FFFFFFF))); }
+  // a > b ? a : b and a < b ? a : b, per lane: b when either is NaN.
+  static F Max(F a, F b) { return _mm256_max_ps(a, b); }
+  static F Min(F a, F b) { return _mm256_min_ps(a, b); }
+  // The largest lane of a vector without NaN (max is exact in any order).
+  static float MaxLanes(F v) {
+    __m128 h = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    h = _mm_max_ps(h, _mm_movehl_ps(h, h));
+    h = _mm_max_ss(h, _mm_movehdup_ps(h));
+    return _mm_cvtss_f32(h);
+  }
   // One step of a sum of squares: acc + v*v, rounded after the product and
   // after the sum (never fused: the portable tier rounds twice).
   static F AddSquare(F acc, F v) { return _mm256_add_ps(acc, _mm256_mul_ps(v, v)); }
@@ -98,6 +111,21 @@ struct V256 {
   static F RoundThrough(StBF16, F v) { return WidenBf16(RoundBf16(v)); }
   static F RoundThrough(StF32, F v) { return v; }
   static constexpr int kNtAlign = 32;
+
+  // Interleaved pairs (GPT-J RoPE): lo = [x0 y0 .. x3 y3], hi = [x4 y4 .. x7 y7]
+  // -> x = [x0 .. x7], y = [y0 .. y7]; Interleave is its exact inverse.
+  // shuffle_ps works per 128-bit half, giving [x0 x1 x4 x5 | x2 x3 x6 x7];
+  // the 64-bit permute (0, 2, 1, 3) puts the halves' pairs in order.
+  static void Deinterleave(F lo, F hi, F& x, F& y) {
+    x = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(lo, hi, 0x88)), 0xD8));
+    y = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(_mm256_shuffle_ps(lo, hi, 0xDD)), 0xD8));
+  }
+  static void Interleave(F x, F y, F& lo, F& hi) {
+    const F a = _mm256_unpacklo_ps(x, y);  // [x0 y0 x1 y1 | x4 y4 x5 y5]
+    const F b = _mm256_unpackhi_ps(x, y);  // [x2 y2 x3 y3 | x6 y6 x7 y7]
+    lo = _mm256_permute2f128_ps(a, b, 0x20);
+    hi = _mm256_permute2f128_ps(a, b, 0x31);
+  }
 
   // In-place transpose of an 8x8 f32 block: r[i] lane j <- r[j] lane i.
   __attribute__((always_inline)) static void Transpose(F r[8]) {

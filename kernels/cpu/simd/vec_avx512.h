@@ -18,9 +18,24 @@ struct V512 {
   static F Zero() { return _mm512_setzero_ps(); }
   static F Set1(float v) { return _mm512_set1_ps(v); }
   static F Add(F a, F b) { return _mm512_add_ps(a, b); }
+  static F Sub(F a, F b) { return _mm512_sub_ps(a, b); }
   static F Mul(F a, F b) { return _mm512_mul_ps(a, b); }
   static F Div(F a, F b) { return _mm512_div_ps(a, b); }
   static F Sqrt(F a) { return _mm512_sqrt_ps(a); }
+  // |a|: the sign bit cleared (std::fabs, NaN included).
+  static F Abs(F a) { return _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(a), _mm512_set1_epi32(0x7FFFFFFF))); }
+  // a > b ? a : b and a < b ? a : b, per lane: b when either is NaN (the
+  // instructions' operand rule; the scalar ternaries it stands for).
+  static F Max(F a, F b) { return _mm512_max_ps(a, b); }
+  static F Min(F a, F b) { return _mm512_min_ps(a, b); }
+  // The largest lane of a vector without NaN (max is exact in any order).
+  static float MaxLanes(F v) {
+    __m256 m = _mm256_max_ps(_mm512_castps512_ps256(v), _mm512_extractf32x8_ps(v, 1));
+    __m128 h = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
+    h = _mm_max_ps(h, _mm_movehl_ps(h, h));
+    h = _mm_max_ss(h, _mm_movehdup_ps(h));
+    return _mm_cvtss_f32(h);
+  }
   // One step of a sum of squares: acc + v*v, rounded after the product and
   // after the sum (never fused: the portable tier rounds twice).
   static F AddSquare(F acc, F v) { return _mm512_add_ps(acc, _mm512_mul_ps(v, v)); }
@@ -74,6 +89,21 @@ struct V512 {
   static F RoundThrough(StF32, F v) { return v; }
   // NT stores need this alignment of the destination.
   static constexpr int kNtAlign = 64;
+
+  // Interleaved pairs (GPT-J RoPE): lo = [x0 y0 .. x7 y7], hi = [x8 y8 .. x15 y15]
+  // -> x = [x0 .. x15], y = [y0 .. y15]; Interleave is its exact inverse.
+  static void Deinterleave(F lo, F hi, F& x, F& y) {
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    x = _mm512_permutex2var_ps(lo, even, hi);
+    y = _mm512_permutex2var_ps(lo, odd, hi);
+  }
+  static void Interleave(F x, F y, F& lo, F& hi) {
+    const __m512i first = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const __m512i second = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    lo = _mm512_permutex2var_ps(x, first, y);
+    hi = _mm512_permutex2var_ps(x, second, y);
+  }
 
   // In-place transpose of a 16x16 f32 block: r[i] lane j <- r[j] lane i.
   // always_inline: as a call, the 16-register block goes through memory.
