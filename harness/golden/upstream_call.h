@@ -49,5 +49,6 @@ UpstreamMap UpstreamMap_mamba2_chunk_scan();
 UpstreamMap UpstreamMap_silu_and_mul();
 UpstreamMap UpstreamMap_gelu_and_mul();
 UpstreamMap UpstreamMap_embedding();
+UpstreamMap UpstreamMap_matmul();
 
 }  // namespace vt::conform

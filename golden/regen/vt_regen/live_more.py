@@ -1,0 +1,90 @@
+"""More runner keys for the upstream worker (vt-fuzz --upstream; live.py has the first ones and the helpers).
+
+Each function has live.py's signature (args, specs, arrays, outputs) and runs
+the callable `vt-golden regen` and its replay use for the runner key, on the
+inputs the catalog's inverse adapter wrote; each tolerance is derived for the
+dtype mixes and shapes vt-fuzz draws, its reason in words.
+"""
+import numpy as np
+
+from . import replay
+from .live import U32, Result, _finite_or_skip, _man, _prov, _stored
+
+# The unit roundoff of each dtype a store may round to.
+UNIT = {"f32": U32, "bf16": 2.0 ** -8, "f16": 2.0 ** -11}
+# Half the spacing of f32's subnormals: the most a product or sum that
+# underflows can lose (absolute).
+F32_UNDERFLOW = 2.0 ** -150
+
+
+def _dtypes(specs):
+    return {s["name"]: s["dtype"] for s in specs}
+
+
+def _f64(args, specs, arrays, name):
+    return replay._t(_man(args, specs), arrays, name).double().numpy()
+
+
+# --- matmul ----------------------------------------------------------------------
+
+def _matmul_tol(a, b, out_dtype, got):
+    """A bound on |kernel - upstream| derived from this case's data.
+
+    Upstream's own error is measured: its f32 result against the exact dot
+    products (in double: the products of f32 values are exact there and the
+    double sum of K terms is within K 2^-53 sum|a||b|, added). The kernel's
+    is bounded by the running error bound of its documented order
+    (docs/ops/gemm.md: from +0 in k order, one f32 product and one f32 add per
+    step): u sum_k (|p_k| + |s_k|) over its own f32 products p_k and partial
+    sums s_k, simulated here, times (1 + u) (the bound's second-order terms),
+    plus 2^-150 per product and add that underflows. The worst-case gamma_K
+    sum|a||b| for any order was wider than the value of a single dot product
+    with cancellation (vt-fuzz: M = N = 1, K = 1024, MISTRUSTED). Where every
+    input is a whole number and max sum|a||b| < 2^24 every product and
+    partial sum is exact in f32 in any order: 0. A 16-bit out is rounded once
+    by the kernel and once by the golden's store of upstream's f32 result:
+    |r(x) - r(y)| <= (1 + u) E + 2u/(1 - u) |r(y)|."""
+    k = a.shape[1]
+    s = np.abs(a) @ np.abs(b)
+    smax = float(s.max()) if s.size else 0.0
+    whole = bool(np.all(a == np.round(a)) and np.all(b == np.round(b)))
+    if whole and smax < 2.0 ** 24:
+        e, why = 0.0, (f"whole-number inputs with max sum|a||b| = {smax:g} < 2^24: every product and partial sum "
+                       f"is exact in f32 in any order, so both sides hold the exact dot products")
+    else:
+        a32, b32 = a.astype(np.float32), b.astype(np.float32)
+        part = np.zeros(s.shape, np.float32)
+        run = np.zeros(s.shape)
+        with np.errstate(over="ignore", invalid="ignore"):
+            for j in range(k):
+                prod = a32[:, j:j + 1] * b32[j:j + 1, :]
+                part = part + prod
+                run += np.abs(prod.astype(np.float64)) + np.abs(part.astype(np.float64))
+        kernel = (1 + U32) * U32 * run + 2 * k * F32_UNDERFLOW
+        up = np.abs(got.double().numpy().reshape(s.shape) - a @ b) + k * 2.0 ** -53 * s
+        e = float((kernel + up).max()) if s.size else 0.0
+        why = (f"K = {k}: upstream's f32 result measured against the exact dot products (double, + K 2^-53 "
+               f"sum|a||b|), plus the kernel's running error bound in its documented order (from +0 in k, one f32 "
+               f"product and add per step: u sum(|p_k| + |s_k|), simulated), per element, their max {e:.3g}")
+    if out_dtype == "f32":
+        return {"atol": e, "rtol": 0.0}, why
+    u = UNIT[out_dtype]
+    atol = e * (1 + u) + (2 * 2.0 ** -25 if out_dtype == "f16" else 0.0)
+    return {"atol": atol, "rtol": 2 * u / (1 - u)}, (
+        why + f"; out stored in {out_dtype} by the kernel and by the golden (upstream's f32 result): "
+        f"(1 + u) E + 2u/(1 - u) |value|, u = {u:.3g}" + (" (+2^-25 per f16 subnormal rounding)"
+                                                          if out_dtype == "f16" else ""))
+
+
+def matmul(args, specs, arrays, outputs):
+    import torch
+    got = replay._matmul(_man(args, specs), arrays)
+    _finite_or_skip(got, arrays, "an f32 sum that overflows")
+    a, b = _f64(args, specs, arrays, "a"), _f64(args, specs, arrays, "b")
+    tol, why = _matmul_tol(a, b, outputs.get("out", "f32"), got["out"])
+    return Result(_stored(got, outputs), tol, why,
+                  oracle=_prov("matmul", torch.matmul, "plain torch a.float() @ b.float() (vLLM's unquantized "
+                               "linear on CPU)"))
+
+
+LIVE = {"matmul": matmul}
