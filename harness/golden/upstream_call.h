@@ -50,5 +50,6 @@ UpstreamMap UpstreamMap_silu_and_mul();
 UpstreamMap UpstreamMap_gelu_and_mul();
 UpstreamMap UpstreamMap_embedding();
 UpstreamMap UpstreamMap_matmul();
+UpstreamMap UpstreamMap_l2_norm();
 
 }  // namespace vt::conform

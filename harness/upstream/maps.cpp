@@ -8,7 +8,8 @@ const std::vector<UpstreamMap>& UpstreamMaps() {
   static const std::vector<UpstreamMap> maps = {UpstreamMap_rms_norm(), UpstreamMap_mamba2_chunk_scan(),
                                                 UpstreamMap_silu_and_mul(), UpstreamMap_gelu_and_mul(),
                                                 UpstreamMap_embedding(),
-                                                UpstreamMap_matmul()};
+                                                UpstreamMap_matmul(),
+                                                UpstreamMap_l2_norm()};
   return maps;
 }
 

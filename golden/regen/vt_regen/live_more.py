@@ -87,4 +87,55 @@ def matmul(args, specs, arrays, outputs):
                                "linear on CPU)"))
 
 
-LIVE = {"matmul": matmul}
+# --- l2norm ----------------------------------------------------------------------
+
+# Half the subnormal spacing of each dtype: the most a rounding into its
+# subnormal range loses (absolute).
+SUBNORMAL_HALF = {"f32": 2.0 ** -150, "bf16": 2.0 ** -134, "f16": 2.0 ** -25}
+
+
+def _rounded_twice(rel, out_dtype, atol=0.0):
+    """(atol, rtol) between two values within `rel` relative (and `atol`) of each
+    other, each rounded once to out_dtype (the kernel's store, the golden's
+    store of upstream's f32 result): |r(x) - r(y)| <= (1 + u)(rel |y| + atol)
+    + 2u/(1 - u) |r(y)| + 2 x half the subnormal spacing, |y| <= |r(y)|/(1 - u)."""
+    if out_dtype == "f32":
+        return atol + 2 * SUBNORMAL_HALF["f32"], rel
+    u = UNIT[out_dtype]
+    return (1 + u) * atol + 2 * SUBNORMAL_HALF[out_dtype], (1 + u) * rel / (1 - u) + 2 * u / (1 - u)
+
+
+L2NORM_F32_OUT = ("output_dtype f32 whatever x's dtype, the result rounded to out's dtype by torch (round to "
+                  "nearest even, as the compiled kernel's store; the interpreter's store truncates)")
+
+
+def l2norm(args, specs, arrays, outputs):
+    import torch
+    from vllm.third_party.flash_linear_attention.ops.l2norm import l2norm_fwd
+
+    from .upstream import TRITON_ADJUSTMENTS
+    x = replay._t(_man(args, specs), arrays, "x")
+    eps = float(args.get("eps", 1e-6))
+    # f32 out of the kernel, rounded by torch (nearest even, as the compiled
+    # store; the interpreter's store truncates): the golden holds it in out's dtype
+    got = {"out": l2norm_fwd(x.clone(), eps, output_dtype=torch.float32)}
+    _finite_or_skip(got, arrays, "its sum of squares overflows")
+    d = int(x.shape[-1])
+    # Both sides sum D squares in f32 (all terms >= 0: each sum within gamma_D
+    # relative of the exact one), add eps, take 1/sqrt and one product: the two
+    # results differ by at most gamma_D + 7 u32 <= (D + 8) u32 relative; squares
+    # that underflow lose up to 2^-150 each, at most D 2^-149 / eps relative
+    # after the + eps, halved by the square root.
+    rel = (d + 8) * U32 + d * 2.0 ** -150 / eps
+    atol, rtol = _rounded_twice(rel, outputs.get("out", "f32"))
+    why = (f"both sides: f32 sum of D = {d} squares (in different orders), + eps, 1/sqrt, one product: "
+           f"(D + 8) u32 relative (u32 = 2^-24), plus D 2^-150/eps for squares that underflow")
+    if outputs.get("out", "f32") != "f32":
+        why += (f"; out rounded to {outputs['out']} by the kernel and by the golden's store of upstream's f32 "
+                f"result: (1 + u) rel / (1 - u) + 2u/(1 - u)")
+    return Result(_stored(got, outputs), {"atol": atol, "rtol": rtol}, why,
+                  oracle=_prov("l2norm", l2norm_fwd, "the Triton kernel itself, run by the Triton interpreter on a "
+                               "CPU", list(TRITON_ADJUSTMENTS) + [L2NORM_F32_OUT]))
+
+
+LIVE = {"matmul": matmul, "l2norm": l2norm}
