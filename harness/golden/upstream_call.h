@@ -51,5 +51,6 @@ UpstreamMap UpstreamMap_gelu_and_mul();
 UpstreamMap UpstreamMap_embedding();
 UpstreamMap UpstreamMap_matmul();
 UpstreamMap UpstreamMap_l2_norm();
+UpstreamMap UpstreamMap_rms_norm_gated();
 
 }  // namespace vt::conform

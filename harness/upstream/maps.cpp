@@ -9,7 +9,8 @@ const std::vector<UpstreamMap>& UpstreamMaps() {
                                                 UpstreamMap_silu_and_mul(), UpstreamMap_gelu_and_mul(),
                                                 UpstreamMap_embedding(),
                                                 UpstreamMap_matmul(),
-                                                UpstreamMap_l2_norm()};
+                                                UpstreamMap_l2_norm(),
+                                                UpstreamMap_rms_norm_gated()};
   return maps;
 }
 

@@ -138,4 +138,65 @@ def l2norm(args, specs, arrays, outputs):
                                "CPU", list(TRITON_ADJUSTMENTS) + [L2NORM_F32_OUT]))
 
 
-LIVE = {"matmul": matmul, "l2norm": l2norm}
+# --- rmsnorm_gated ----------------------------------------------------------------
+
+# |act(z)| where exp(-z) overflows f32 (z < -ln(FLT_MAX) = -88.72): there
+# torch's z / (1 + exp(-z)) is -0 and 1 / (1 + exp(-z)) is 0, while the true
+# value (and a kernel that guards the overflow) is at most this in magnitude.
+_Z_OVERFLOW = float(np.log(np.finfo(np.float32).max))
+GATE_LOST = {"silu": _Z_OVERFLOW * float(np.exp(-_Z_OVERFLOW)), "sigmoid": float(np.exp(-_Z_OVERFLOW))}
+
+
+def rmsnorm_gated(args, specs, arrays, outputs):
+    """Norm before the gate over whole rows (rms_norm_gated): out = x rstd w act(z)."""
+    import torch
+    from vllm.model_executor.layers.layernorm import RMSNormGated
+    from vllm.third_party.flash_linear_attention.ops.layernorm_guard import rms_norm_ref
+    man = _man(args, specs)
+    x, z, w = (replay._t(man, arrays, n).float() for n in ("x", "gate", "weight"))
+    eps = float(args["eps"])
+    act = args.get("activation", "silu")
+    if not args.get("norm_before_gate", True) or args.get("group_size") is not None:
+        raise ValueError("rmsnorm_gated: only norm before the gate over whole rows is mapped")
+    # The callables of vt-golden regen (ops_more.rmsnorm_gated and its sigmoid
+    # cases) on the inputs as f32 - exact, and what both do first - so the
+    # result stays f32 (fla's rms_norm_ref returns x's dtype, forward_static
+    # orig_dtype); the golden rounds it once to out's dtype.
+    if act == "sigmoid":
+        fn = RMSNormGated.forward_static
+        y = fn(x, z, w, eps, torch.float32, group_size=None, norm_before_gate=True, activation="sigmoid")
+    else:
+        fn = rms_norm_ref
+        y = fn(x, w, None, z=z, eps=eps, group_size=None, norm_before_gate=True, upcast=True)
+    got = {"out": y}
+    _finite_or_skip(got, arrays, "its sum of squares overflows")
+    d = int(x.shape[-1])
+    # Both sides in f32 from the same exact inputs: the rms part as rmsnorm's
+    # rule, (D + 8) u32 relative (two D-term sums of squares in different
+    # orders, /D, + eps, 1/sqrt, the products by x and w); the gate, z/(1 +
+    # exp(-z)) or 1/(1 + exp(-z)), within 3 u32 on each side (exp within one
+    # ulp - glibc's expf and torch's vectorised exp -, the add, the quotient)
+    # and the product by it (1 u32 each): (D + 16) u32. Squares that underflow
+    # lose up to 2^-150 each: D 2^-149/eps relative after + eps. Absolute:
+    # where exp(-z) overflows one side may give 0 for act(z) (GATE_LOST at
+    # most), times the largest |x rstd w| of the case.
+    xd, wd = x.double(), w.double()
+    rstd = 1.0 / torch.sqrt((xd * xd).mean(dim=-1, keepdim=True) + eps)
+    scale_max = float((xd * rstd * wd).abs().max())
+    rel = (d + 16) * U32 + d * 2.0 ** -149 / eps
+    atol, rtol = _rounded_twice(rel, outputs.get("out", "f32"), GATE_LOST[act] * scale_max * (1 + rel))
+    why = (f"both sides in f32: the rms part (D + 8) u32 relative (D = {d}: sums of squares in different orders, "
+           f"/D, + eps, 1/sqrt, products), the {act} gate 3 u32 per side (exp within 1 ulp, the add, the quotient) "
+           f"and its product: (D + 16) u32, plus D 2^-149/eps for squares that underflow; atol: the gate lost where "
+           f"exp(-z) overflows ({GATE_LOST[act]:.3g}) times max|x rstd w|")
+    if outputs.get("out", "f32") != "f32":
+        why += f"; out rounded to {outputs['out']} by both sides: (1 + u) rel / (1 - u) + 2u/(1 - u)"
+    how = ("plain torch: vLLM's RMSNormGated.forward_static (activation='sigmoid', orig_dtype f32)" if act == "sigmoid"
+           else "plain torch: the reference of fla's Triton rmsnorm_fn (layernorm_guard.rms_norm_ref, upcast=True)")
+    return Result(_stored(got, outputs), {"atol": atol, "rtol": rtol}, why,
+                  oracle=_prov(("rmsnorm_gated", act), fn, how,
+                               ["inputs given as f32 (exact; both callables upcast first), so the result stays f32 "
+                                "and the golden rounds it to out's dtype once"]))
+
+
+LIVE = {"matmul": matmul, "l2norm": l2norm, "rmsnorm_gated": rmsnorm_gated}
