@@ -52,5 +52,6 @@ UpstreamMap UpstreamMap_embedding();
 UpstreamMap UpstreamMap_matmul();
 UpstreamMap UpstreamMap_l2_norm();
 UpstreamMap UpstreamMap_rms_norm_gated();
+UpstreamMap UpstreamMap_rope_neox();
 
 }  // namespace vt::conform

@@ -10,7 +10,8 @@ const std::vector<UpstreamMap>& UpstreamMaps() {
                                                 UpstreamMap_embedding(),
                                                 UpstreamMap_matmul(),
                                                 UpstreamMap_l2_norm(),
-                                                UpstreamMap_rms_norm_gated()};
+                                                UpstreamMap_rms_norm_gated(),
+                                                UpstreamMap_rope_neox()};
   return maps;
 }
 

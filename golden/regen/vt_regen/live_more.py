@@ -199,4 +199,59 @@ def rmsnorm_gated(args, specs, arrays, outputs):
                                 "and the golden rounds it to out's dtype once"]))
 
 
-LIVE = {"matmul": matmul, "l2norm": l2norm, "rmsnorm_gated": rmsnorm_gated}
+# --- rope -------------------------------------------------------------------------
+
+def _rope_tol(args, positions, xs):
+    """atol over q and k: the largest per-element bound of the case (f32).
+
+    The kernel rotates by the angle p inv_freq_i in double, rounding cos and
+    sin to f32 (u each). vLLM builds inv_freq_i = 1 / base^(2i/rot) in f32:
+    2i/rot rounded (u relative, times e ln(base) <= ln(base) through the
+    power), torch's f32 pow (one ulp: 2u), the reciprocal (u); then the
+    product t inv_freq_i (u): its angle is off by at most (4 + ln base) u p
+    inv_freq_i (0 for pair 0: inv_freq 1 exactly, p < 2^24 exact), and its
+    f32 cos/sin are within one ulp (2u) of those of that angle. So each
+    cos/sin entry differs by |dtheta| + 3u, which moves an output by
+    (|x1| + |x2|)(|dtheta| + 3u); the two f32 products and the add/sub of
+    each side add gamma_2 (|x1| + |x2|) (2u each, 4u both): per element
+    (|x1| + |x2|)(|dtheta| + 7u), plus 2^-150 per f32 operation that
+    underflows (6 between the two sides). Dims past rot are copied (exact)."""
+    rot, d = int(args["rotary_dim"]), int(args["head_size"])
+    base = float(args["base"])
+    half = rot // 2
+    inv = base ** (-(2.0 * np.arange(half)) / rot)
+    dtheta = (4 + np.log(base)) * U32 * positions.astype(np.float64)[:, None] * inv[None, :]  # [T, half]
+    dtheta[:, 0] = 0.0
+    worst = 0.0
+    for x in xs:  # [T, H*D] as f64
+        x = x.reshape(x.shape[0], -1, d)
+        pair = np.abs(x[..., :half]) + np.abs(x[..., half:rot])  # [T, H, half]
+        if pair.size:
+            worst = max(worst, float((pair * (dtheta[:, None, :] + 7 * U32)).max()))
+    return worst + 6 * F32_UNDERFLOW
+
+
+def rope(args, specs, arrays, outputs):
+    from . import ops_rope
+    man = _man(args, specs)
+    if not args.get("is_neox_style", True) or man["tensors"]["q_in"]["dtype"] != "f32":
+        raise ValueError("rope: only NeoX pairing on f32 q/k is mapped")
+    positions = replay._t(man, arrays, "positions")
+    params = {"rope_type": "default", "rope_theta": float(args["base"]), "rope_dim": int(args["rotary_dim"])}
+    rope_obj, fwd_name, got, adjustments = ops_rope.run_rope(
+        int(args["head_size"]), int(args["max_position"]), True, params, "f32", positions,
+        replay._t(man, arrays, "q_in"), replay._t(man, arrays, "k_in"))
+    got = {"q_out": got["q_out"], "k_out": got["k_out"]}
+    _finite_or_skip(got, arrays, "f32 products that overflow")
+    atol = _rope_tol(args, arrays["positions"], [_f64(args, specs, arrays, n) for n in ("q_in", "k_in")])
+    why = ("f32, per element (|x1| + |x2|)(|dtheta| + 7 u32) at its largest over the case: vLLM's f32 angle "
+           "(f32 pow and reciprocal for inv_freq, the product by t) is off from the kernel's double one by "
+           "(4 + ln base) u32 p inv_freq_i (0 for pair 0), cos/sin within one ulp each side, then two f32 products "
+           "and an add/sub per side; dims past rotary_dim are copied")
+    fwd = getattr(type(rope_obj), fwd_name)
+    return Result(_stored(got, outputs), {"atol": atol, "rtol": 0.0}, why,
+                  oracle=_prov("rope", fwd, f"get_rope(...) -> {type(rope_obj).__name__}.{fwd_name} (plain torch) "
+                               "on CPU tensors", adjustments))
+
+
+LIVE = {"matmul": matmul, "l2norm": l2norm, "rmsnorm_gated": rmsnorm_gated, "rope": rope}
