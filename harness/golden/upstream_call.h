@@ -53,5 +53,6 @@ UpstreamMap UpstreamMap_matmul();
 UpstreamMap UpstreamMap_l2_norm();
 UpstreamMap UpstreamMap_rms_norm_gated();
 UpstreamMap UpstreamMap_rope_neox();
+UpstreamMap UpstreamMap_causal_conv1d_fwd();
 
 }  // namespace vt::conform

@@ -11,7 +11,8 @@ const std::vector<UpstreamMap>& UpstreamMaps() {
                                                 UpstreamMap_matmul(),
                                                 UpstreamMap_l2_norm(),
                                                 UpstreamMap_rms_norm_gated(),
-                                                UpstreamMap_rope_neox()};
+                                                UpstreamMap_rope_neox(),
+                                                UpstreamMap_causal_conv1d_fwd()};
   return maps;
 }
 

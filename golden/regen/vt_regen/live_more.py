@@ -254,4 +254,84 @@ def rope(args, specs, arrays, outputs):
                                "on CPU tensors", adjustments))
 
 
-LIVE = {"matmul": matmul, "l2norm": l2norm, "rmsnorm_gated": rmsnorm_gated, "rope": rope}
+# --- causal_conv1d_fwd ---------------------------------------------------------------
+
+def _conv_fwd_tol(x, w, bias, state, qsl, init, silu, x_dtype, out_dtype):
+    """(tol, reason) for out; conv_state_out is exact (copied f32 values).
+
+    Each output is a K-term f32 dot product of taps and weights plus the bias,
+    on both sides from the same f32 values (x 16-bit converts exactly): each
+    within gamma_{K+1} S of the exact value (S = sum |w x| + |b|, any order),
+    E = 2 gamma_{K+1} max S between the two, plus 2^-150 per operation that
+    underflows; silu moves that by at most max|silu'| = 1.0998 times, and each
+    side's silu (exp within one ulp, the add, the quotient) is 3 u32 relative
+    (6 u32 both), or - where exp(-y) overflows - up to 88.72 e^-88.72 lost.
+    Then the roundings only one side makes or that differ: upstream returns
+    x's dtype (a 16-bit x rounds its f32 result), the golden stores that in
+    out's dtype (a second rounding where they differ), the kernel rounds once
+    to a 16-bit out: one unit roundoff each, relative."""
+    n_seq = len(qsl) - 1
+    kk = w.shape[1]
+    s_max = 0.0
+    for i in range(n_seq):
+        lo, hi = int(qsl[i]), int(qsl[i + 1])
+        if hi <= lo:
+            continue
+        pre = state[i] if init[i] else np.zeros_like(state[i])
+        seq = np.concatenate([pre, x[lo:hi].T], axis=1)  # [C, K-1 + len]
+        for t in range(hi - lo):
+            taps = seq[:, t:t + kk]
+            s = (np.abs(taps) * np.abs(w)).sum(axis=1) + (np.abs(bias) if bias is not None else 0.0)
+            s_max = max(s_max, float(s.max()))
+    gamma = (kk + 1) * U32 / (1 - (kk + 1) * U32)
+    e = 2 * gamma * s_max + 4 * (kk + 1) * F32_UNDERFLOW
+    rel = 0.0
+    if silu:
+        e = 1.0998 * e + GATE_LOST["silu"]
+        rel = 6 * U32
+    up_dtype = x_dtype if x_dtype in ("bf16", "f16") else "f32"  # what upstream returns
+    rounds = [up_dtype] if up_dtype != "f32" else []
+    if out_dtype in ("bf16", "f16"):
+        if out_dtype != up_dtype:
+            rounds.append(out_dtype)  # the golden's store of upstream's result
+        rounds.append(out_dtype)  # the kernel's
+    su = sum(UNIT[r] for r in rounds)
+    atol = e * (1 + su) + 2 * sum(SUBNORMAL_HALF[r] for r in rounds)
+    rtol = (rel + su) / (1 - su)
+    return {"atol": atol, "rtol": rtol}, (
+        f"K + 1 = {kk + 1} term f32 sums (taps times weights, bias) in any order on both sides: "
+        f"2 gamma_(K+1) max S = {2 * gamma * s_max:.3g} absolute"
+        + (", silu: times 1.0998 (its slope), 6 u32 relative, 88.72 e^-88.72 where exp overflows" if silu else "")
+        + (f"; roundings of unit roundoff {', '.join(rounds)} (upstream returns x's dtype, the golden stores it in "
+           f"out's, the kernel rounds to out): their sum relative" if rounds else "; f32 throughout"))
+
+
+def causal_conv1d_fwd(args, specs, arrays, outputs):
+    import torch
+    from vllm.model_executor.layers.mamba.ops.cpu.causal_conv1d import causal_conv1d_fn_cpu
+    man = _man(args, specs)
+    dtypes = _dtypes(specs)
+    t = {n: replay._t(man, arrays, n) for n in arrays}
+    silu = args.get("activation", "none") in ("silu", "swish")
+    state = t["conv_state_in"].clone()
+    # vLLM's CPU forward takes x channel-first ([dim, T]); it converts x to
+    # the state's f32 itself and returns x's dtype
+    out = causal_conv1d_fn_cpu(t["x"].t().contiguous(), t["weight"], t.get("bias"), state, t["query_start_loc"], None,
+                               t["has_initial_state"].bool(), "silu" if silu else None).t()
+    got = {"out": out, "conv_state_out": state}
+    _finite_or_skip(got, arrays, "the output overflows x's dtype")
+    f64 = {n: _f64(args, specs, arrays, n) for n in ("x", "weight", "conv_state_in")}
+    bias = _f64(args, specs, arrays, "bias") if "bias" in arrays else None
+    tol, why = _conv_fwd_tol(f64["x"], f64["weight"], bias, f64["conv_state_in"], arrays["query_start_loc"],
+                             arrays["has_initial_state"].astype(bool), silu, dtypes["x"], outputs.get("out", "f32"))
+    extra = {"atol_conv_state_out": 0.0, "rtol_conv_state_out": 0.0,
+             "atol_reason": "conv_state_out holds the last K-1 f32 taps (state or x, converted exactly) on both "
+                            "sides: exact; out keeps the manifest's tolerance"}
+    return Result(_stored(got, outputs), tol, why, extra,
+                  oracle=_prov("causal_conv1d_fwd", causal_conv1d_fn_cpu,
+                               "plain torch: vLLM's CPU causal_conv1d_fn (F.conv1d per sequence), x passed "
+                               "channel-first"))
+
+
+LIVE = {"matmul": matmul, "l2norm": l2norm, "rmsnorm_gated": rmsnorm_gated, "rope": rope,
+        "causal_conv1d_fwd": causal_conv1d_fwd}
