@@ -49,5 +49,10 @@ UpstreamMap UpstreamMap_mamba2_chunk_scan();
 UpstreamMap UpstreamMap_silu_and_mul();
 UpstreamMap UpstreamMap_gelu_and_mul();
 UpstreamMap UpstreamMap_embedding();
+UpstreamMap UpstreamMap_matmul();
+UpstreamMap UpstreamMap_l2_norm();
+UpstreamMap UpstreamMap_rms_norm_gated();
+UpstreamMap UpstreamMap_rope_neox();
+UpstreamMap UpstreamMap_causal_conv1d_fwd();
 
 }  // namespace vt::conform

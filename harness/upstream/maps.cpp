@@ -7,7 +7,12 @@ namespace vt::conform {
 const std::vector<UpstreamMap>& UpstreamMaps() {
   static const std::vector<UpstreamMap> maps = {UpstreamMap_rms_norm(), UpstreamMap_mamba2_chunk_scan(),
                                                 UpstreamMap_silu_and_mul(), UpstreamMap_gelu_and_mul(),
-                                                UpstreamMap_embedding()};
+                                                UpstreamMap_embedding(),
+                                                UpstreamMap_matmul(),
+                                                UpstreamMap_l2_norm(),
+                                                UpstreamMap_rms_norm_gated(),
+                                                UpstreamMap_rope_neox(),
+                                                UpstreamMap_causal_conv1d_fwd()};
   return maps;
 }
 

@@ -16,7 +16,7 @@ import numpy as np
 
 # manifest dtype -> the numpy dtype its .npy holds
 NPY = {"f32": np.dtype("<f4"), "f16": np.dtype("<f2"), "bf16": np.dtype("<u2"),
-       "i32": np.dtype("<i4"), "i64": np.dtype("<i8"),
+       "i8": np.dtype("i1"), "i32": np.dtype("<i4"), "i64": np.dtype("<i8"),
        "u8": np.dtype("u1"), "fp8_e4m3": np.dtype("u1")}  # fp8_e4m3: the e4m3fn bits (ops_fp4.py)
 
 

@@ -274,6 +274,9 @@ def embedding(args, specs, arrays, outputs):
 
 LIVE = {"rmsnorm": rmsnorm, "mamba2_chunk_scan": mamba2_chunk_scan, "silu_and_mul": silu_and_mul,
         "gelu_and_mul": gelu_and_mul, "embedding": embedding}
+# The keys of live_more.py (it imports this module's helpers, defined above).
+from . import live_more  # noqa: E402
+LIVE.update(live_more.LIVE)
 
 
 def run(op, args, specs, arrays, outputs):

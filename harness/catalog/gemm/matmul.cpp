@@ -2,6 +2,7 @@
 // What every GEMM entry shares comes from gemm_entry::Spec (gemm_entry.h).
 #include "harness/catalog/gemm/gemm_entry.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/gemm/matmul.h"
 #include "vt/ops.h"
 
@@ -47,12 +48,26 @@ GoldenMapping GoldenMatmul(const GoldenCase& g) {
   p.Set("M", a.shape[0]);
   p.Set("K", a.shape[1]);
   p.Set("N", b.shape[1]);
-  p.Set("fill", "normal");
-  p.Set("scale", 1.0);
+  // How the inputs were drawn: a manifest vt-fuzz --upstream writes records
+  // them (the integer fill makes the own model exact); a capture does not.
+  p.Set("fill", g.ArgStr("fill", "normal"));
+  p.Set("scale", g.ArgNum("scale", 1.0));
   m.c.params = p;
   m.c.tensors = {a, b, out};
   m.compare = {{"out", "out"}};
   return m;
+}
+
+// The inverse of GoldenMatmul (vt-fuzz --upstream): a.float() @ b.float(),
+// any float dtypes; the fill and scale knobs ride along in args.
+UpstreamCall UpstreamMatmul(const Case& c) {
+  RequireElements(c, "out");
+  UpstreamCall u;
+  u.op = "matmul";
+  u.args = {{"fill", c.params.Str("fill")}, {"scale", c.params.Num("scale")}};
+  u.inputs = {UpstreamInput(c, "a", "a"), UpstreamInput(c, "b", "b")};
+  u.outputs = {UpstreamOutput(c, "out", "out")};
+  return u;
 }
 
 }  // namespace
@@ -81,5 +96,7 @@ OpSpec Spec_matmul() {
   s.goldens = {{"matmul", GoldenMatmul}};
   return s;
 }
+
+UpstreamMap UpstreamMap_matmul() { return {"matmul", "matmul", UpstreamMatmul}; }
 
 }  // namespace vt::conform

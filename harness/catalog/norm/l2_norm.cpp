@@ -1,6 +1,7 @@
 // Catalog entry: l2_norm (FLA l2norm_fwd, used on q/k in GDN/KDA).
 #include "harness/catalog/norm/norm_entry.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/norm/l2_norm.h"
 #include "vt/ops.h"
 
@@ -48,22 +49,43 @@ Case AsRank2(const Case& c) {
   return d;
 }
 
-// FLA l2norm_fwd goldens: {eps}; x, out of any rank, normalised over the last dim.
+// FLA l2norm_fwd goldens: {eps}; x, out of any rank, normalised over the last
+// dim. A [T, Hk, D] golden stays the op's rank-3 case (the same rows); any
+// other rank is flattened into [rows, D].
 GoldenMapping GoldenL2Norm(const GoldenCase& g) {
   GoldenMapping m;
-  const TensorData x = AsRows(GoldenTensor(g, "x", "x", Role::kInput));
-  const std::string out = GoldenPick(g, {"out", "y"});
+  TensorData x = GoldenTensor(g, "x", "x", Role::kInput);
+  const std::string out_name = GoldenPick(g, {"out", "y"});
+  TensorData out = GoldenOutputLike(g, out_name, "out");
+  const bool rank3 = x.shape.size() == 3;
+  if (!rank3) {
+    x = AsRows(x);
+    out = AsRows(out);
+  }
   Params p("l2_norm");
   p.Set("x", DTypeKey(x));
-  p.Set("out", DTypeKey(GoldenOutputLike(g, out, "out")));
-  p.Set("rank", 2);
+  p.Set("out", DTypeKey(out));
+  p.Set("rank", rank3 ? 3 : 2);
   p.Set("T", x.shape[0]);
-  p.Set("D", x.shape[1]);
+  if (rank3) p.Set("Hk", x.shape[1]);
+  p.Set("D", x.shape.back());
   p.Set("eps", g.ArgNum("eps", 1e-6));
   m.c.params = p;
-  m.c.tensors = {x, AsRows(GoldenOutputLike(g, out, "out"))};
-  m.compare = {{"out", out}};
+  m.c.tensors = {x, out};
+  m.compare = {{"out", out_name}};
   return m;
+}
+
+// The inverse of GoldenL2Norm (vt-fuzz --upstream): fla's l2norm_fwd on x of
+// rank 2 or 3, normalised over the last dim.
+UpstreamCall UpstreamL2Norm(const Case& c) {
+  RequireElements(c, "x");
+  UpstreamCall u;
+  u.op = "l2norm";
+  u.args = {{"eps", c.params.Num("eps")}};
+  u.inputs = {UpstreamInput(c, "x", "x")};
+  u.outputs = {UpstreamOutput(c, "out", "out")};
+  return u;
 }
 
 }  // namespace
@@ -92,5 +114,7 @@ OpSpec Spec_l2_norm() {
   s.goldens = {{"l2norm", GoldenL2Norm}, {"l2_norm", GoldenL2Norm}};
   return s;
 }
+
+UpstreamMap UpstreamMap_l2_norm() { return {"l2_norm", "l2norm", UpstreamL2Norm}; }
 
 }  // namespace vt::conform

@@ -2,6 +2,7 @@
 // silu gate, KDA sigmoid gate; the gate may be a padded-token-stride view).
 #include "harness/catalog/norm/norm_entry.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/norm/rms_norm_gated.h"
 #include "vt/ops.h"
 
@@ -58,8 +59,12 @@ GoldenMapping GoldenRmsNormGated(const GoldenCase& g) {
   if (act != "silu" && act != "swish" && act != "sigmoid") throw GoldenUnsupported("activation '" + act + "'");
   const bool before = g.ArgBool("norm_before_gate", true);
   const std::string gate_name = GoldenPick(g, {"gate", "z"});
-  const TensorData x = AsRows(GoldenTensor(g, "x", "x", Role::kInput));
-  const int64_t d = x.shape[1];
+  // A [T, Hv, D] golden of the ungrouped form stays the op's rank-3 case;
+  // any other rank is flattened into [rows, D].
+  const bool rank3 = before && g.Get("x").shape.size() == 3;
+  const auto rows = [&](TensorData t) { return rank3 ? t : AsRows(std::move(t)); };
+  const TensorData x = rows(GoldenTensor(g, "x", "x", Role::kInput));
+  const int64_t d = x.shape.back();
   const int64_t group = g.ArgInt("group_size").value_or(d);  // null or absent: one group of D
   if (group <= 0 || d % group != 0) throw GoldenUnsupported("group_size " + std::to_string(group) + " does not divide D");
   Params p(before ? "rms_norm_gated" : "rms_norm_gated_group");
@@ -67,8 +72,9 @@ GoldenMapping GoldenRmsNormGated(const GoldenCase& g) {
   p.Set("gate", DTypeKey(g.Get(gate_name)));
   p.Set("w", DTypeKey(g.Get("weight")));
   p.Set("out", DTypeKey(GoldenOutputLike(g, "out", "out")));
-  p.Set("rank", 2);
+  p.Set("rank", rank3 ? 3 : 2);
   p.Set("T", x.shape[0]);
+  if (rank3) p.Set("Hv", x.shape[1]);
   if (before) {
     if (group != d) throw GoldenUnsupported("norm_before_gate with group_size < D");
     p.Set("D", d);
@@ -82,10 +88,25 @@ GoldenMapping GoldenRmsNormGated(const GoldenCase& g) {
   }
   p.Set("eps", g.ArgNum("eps", 1e-6));
   m.c.params = p;
-  m.c.tensors = {x, AsRows(GoldenTensor(g, gate_name, "gate", Role::kInput)),
-                 GoldenTensor(g, "weight", "weight", Role::kInput), AsRows(GoldenOutputLike(g, "out", "out"))};
+  m.c.tensors = {x, rows(GoldenTensor(g, gate_name, "gate", Role::kInput)),
+                 GoldenTensor(g, "weight", "weight", Role::kInput), rows(GoldenOutputLike(g, "out", "out"))};
   m.compare = {{"out", "out"}};
   return m;
+}
+
+// The inverse of GoldenRmsNormGated (vt-fuzz --upstream): norm before the
+// gate over whole rows of x [T, D] or [T, Hv, D], a silu or sigmoid gate.
+// Upstream takes a contiguous gate: a padded token stride is the oracle mode's.
+UpstreamCall UpstreamRmsNormGated(const Case& c) {
+  const Params& p = c.params;
+  RequireElements(c, "x");
+  if (p.Int("pad") > 0) throw GoldenUnsupported("a padded gate token stride (upstream takes the gate contiguous)");
+  UpstreamCall u;
+  u.op = "rmsnorm_gated";
+  u.args = {{"eps", p.Num("eps")}, {"norm_before_gate", true}, {"activation", p.Flag("sigmoid") ? "sigmoid" : "silu"}};
+  u.inputs = {UpstreamInput(c, "x", "x"), UpstreamInput(c, "gate", "gate"), UpstreamInput(c, "weight", "weight")};
+  u.outputs = {UpstreamOutput(c, "out", "out")};
+  return u;
 }
 
 }  // namespace
@@ -120,5 +141,7 @@ OpSpec Spec_rms_norm_gated() {
   s.goldens = {{"rmsnorm_gated", GoldenRmsNormGated}, {"rms_norm_gated", GoldenRmsNormGated}};
   return s;
 }
+
+UpstreamMap UpstreamMap_rms_norm_gated() { return {"rms_norm_gated", "rmsnorm_gated", UpstreamRmsNormGated}; }
 
 }  // namespace vt::conform

@@ -1,8 +1,11 @@
 // Catalog entry: rope_neox (vLLM get_rope(..., is_neox_style=True):
 // RotaryEmbedding / Llama3RotaryEmbedding, applied in place to q and k).
+#include <algorithm>
+
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/rope/rope_entry.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/rope/rope_neox.h"
 #include "vt/ops.h"
 
@@ -137,9 +140,11 @@ GoldenMapping GoldenRope(const GoldenCase& g) {
   p.Set("D", *d);
   p.Set("base", g.ArgNum("base", 10000.0));
   p.Set("llama3_scaling_factor", 0.0);
-  p.Set("llama3_low_freq_factor", 1.0);
-  p.Set("llama3_high_freq_factor", 4.0);
-  p.Set("llama3_orig_max_position", 8192.0);
+  // Inert without a scaling factor; a manifest vt-fuzz --upstream writes
+  // carries the drawn ones (a capture does not: the defaults).
+  p.Set("llama3_low_freq_factor", g.ArgNum("llama3_low_freq_factor", 1.0));
+  p.Set("llama3_high_freq_factor", g.ArgNum("llama3_high_freq_factor", 4.0));
+  p.Set("llama3_orig_max_position", g.ArgNum("llama3_orig_max_position", 8192.0));
   m.c.tensors = {q, k};
   if (neox) {
     m.c.tensors.push_back(pos);
@@ -169,6 +174,64 @@ GoldenMapping GoldenRope(const GoldenCase& g) {
   return m;
 }
 
+namespace {
+
+// Past this many positions vLLM's f32 angles (t * inv_freq, inv_freq from an
+// f32 pow) drift from the kernel's double ones by (3 + ln base) u32 p
+// inv_freq: at p = 2^12 and base 5e5 about 0.4% of a pair's norm, which the
+// live tolerance (vt_regen/live_more.py) absorbs while still judging the
+// outputs; at 131072 it would be 12% (the regenerated goldens cap their
+// positions for the same reason).
+constexpr double kRopeMaxPosition = 4096;
+
+// The inverse of GoldenRope (vt-fuzz --upstream), NeoX pairing, no scaling:
+// get_rope(head_size D, max_position, rope_type default, rope_theta base,
+// rotary dim rot).forward_native on q [T, Hq*D], k [T, Hk*D].
+UpstreamCall UpstreamRope(const Case& c) {
+  const Params& p = c.params;
+  RequireElements(c, "q");
+  if (p.Num("llama3_scaling_factor") != 0.0) {
+    throw GoldenUnsupported("a llama3 scaling (the rope runner key is rope_type default; scalings are "
+                            "long_context_rope's)");
+  }
+  if (p.Str("dt") != "f32") {
+    throw GoldenUnsupported("bf16 q/k (vLLM rotates with a bf16 cache in bf16 arithmetic, the kernel with f32 "
+                            "cos/sin in f32: no derived bound here yet)");
+  }
+  const auto pos = c.Get("positions").Values();
+  double hi = 0;
+  for (double v : pos) {
+    if (v < 0 || v >= kRopeMaxPosition) {
+      throw GoldenUnsupported("a position outside [0, 4096) (vLLM's cache has max_position rows, and its f32 "
+                              "angles drift from the definition with the position)");
+    }
+    hi = std::max(hi, v);
+  }
+  UpstreamCall u;
+  u.op = "rope";
+  u.args = {{"base", p.Num("base")},
+            {"rotary_dim", p.Int("rot")},
+            {"head_size", p.Int("D")},
+            {"num_q_heads", p.Int("Hq")},
+            {"num_kv_heads", p.Int("Hk")},
+            {"is_neox_style", true},
+            {"max_position", static_cast<int64_t>(hi) + 1},
+            {"llama3_low_freq_factor", p.Num("llama3_low_freq_factor")},
+            {"llama3_high_freq_factor", p.Num("llama3_high_freq_factor")},
+            {"llama3_orig_max_position", p.Num("llama3_orig_max_position")}};
+  TensorData q = UpstreamInput(c, "q", "q_in"), k = UpstreamInput(c, "k", "k_in");
+  TensorData qo = UpstreamOutput(c, "q", "q_out"), ko = UpstreamOutput(c, "k", "k_out");
+  for (TensorData* t : {&q, &k, &qo, &ko}) {  // vLLM's [T, H * D]
+    t->shape = {t->shape[0], t->shape[1] * t->shape[2]};
+    t->SetContiguous();
+  }
+  u.inputs = {UpstreamInput(c, "positions", "positions"), q, k};
+  u.outputs = {qo, ko};
+  return u;
+}
+
+}  // namespace
+
 OpSpec Spec_rope_neox() {
   OpSpec s = rope_entry::RopeSpec(
       {.name = "rope_neox",
@@ -185,5 +248,7 @@ OpSpec Spec_rope_neox() {
   s.goldens = {{"rope", GoldenRope}};
   return s;
 }
+
+UpstreamMap UpstreamMap_rope_neox() { return {"rope_neox", "rope", UpstreamRope}; }
 
 }  // namespace vt::conform
