@@ -70,7 +70,7 @@ TEST(UpstreamRoundTrip, EveryMappedKeyGivesBackTheDrawnCase) {
       }
       ++expressed;
       const Case back = Back(*a, call, p, s.dir / op.name);
-      EXPECT_EQ(RoundTripDiff(drawn, back, kDrawOnlyKnobs), "") << op.name << ": " << p.Identity();
+      EXPECT_EQ(RoundTripDiff(drawn, back, DrawOnlyKnobs(*m)), "") << op.name << ": " << p.Identity();
     }
     EXPECT_GE(expressed, 20) << op.name << ": too few draws the runner key " << m->runner_key << " expresses";
   }
