@@ -7,7 +7,15 @@ namespace vt::conform {
 const std::vector<UpstreamMap>& UpstreamMaps() {
   static const std::vector<UpstreamMap> maps = {UpstreamMap_rms_norm(), UpstreamMap_mamba2_chunk_scan(),
                                                 UpstreamMap_silu_and_mul(), UpstreamMap_gelu_and_mul(),
-                                                UpstreamMap_embedding()};
+                                                UpstreamMap_embedding(),
+                                                // up-b: issue 27's second batch
+                                                UpstreamMap_mamba2_state_update(),
+                                                UpstreamMap_gdn_decode(),
+                                                UpstreamMap_gdn_prefill(),
+                                                UpstreamMap_scaled_fp4_quant(),
+                                                UpstreamMap_silu_and_mul_fp4_quant(),
+                                                UpstreamMap_silu_mul_fp4_quant(),
+                                                UpstreamMap_sigmoid_gate_fp4_quant()};
   return maps;
 }
 
