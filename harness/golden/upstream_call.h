@@ -60,5 +60,6 @@ UpstreamMap UpstreamMap_scaled_fp4_quant();
 UpstreamMap UpstreamMap_silu_and_mul_fp4_quant();
 UpstreamMap UpstreamMap_silu_mul_fp4_quant();
 UpstreamMap UpstreamMap_sigmoid_gate_fp4_quant();
+UpstreamMap UpstreamMap_kda_gated_delta_rule();
 
 }  // namespace vt::conform

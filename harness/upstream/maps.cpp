@@ -15,7 +15,8 @@ const std::vector<UpstreamMap>& UpstreamMaps() {
                                                 UpstreamMap_scaled_fp4_quant(),
                                                 UpstreamMap_silu_and_mul_fp4_quant(),
                                                 UpstreamMap_silu_mul_fp4_quant(),
-                                                UpstreamMap_sigmoid_gate_fp4_quant()};
+                                                UpstreamMap_sigmoid_gate_fp4_quant(),
+                                                UpstreamMap_kda_gated_delta_rule()};
   return maps;
 }
 

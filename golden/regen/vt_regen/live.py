@@ -350,14 +350,20 @@ def _gdn_need(q, k, v, g, beta, h0, seqs, scale):
         for t in range(lo, hi):
             kt, qt = kd[t], qd[t]                                    # [Hv, Dk]
             knorm = kt.norm(dim=-1)                                  # [Hv]
-            decay = torch.exp(gd[t])                                 # [Hv]
-            c = decay * torch.maximum(torch.ones_like(knorm), (1 - bd[t] * knorm ** 2).abs())
-            a = h * decay[:, None, None]
+            fac = torch.maximum(torch.ones_like(knorm), (1 - bd[t] * knorm ** 2).abs())
+            if gd.dim() == 3:  # KDA: one decay per key channel, diag(exp(g)): norm max_k exp(g_k)
+                decay = torch.exp(gd[t])                             # [Hv, Dk]
+                c = decay.max(dim=-1).values * fac
+                a = h * decay[:, None, :]
+            else:
+                decay = torch.exp(gd[t])                             # [Hv]
+                c = decay * fac
+                a = h * decay[:, None, None]
             kv = (a * kt[:, None, :]).sum(-1)                        # [Hv, Dv]
             skv = (a * kt[:, None, :]).abs().sum(-1)
             vp = (vd[t] - kv) * bd[t][:, None]
             hn = a + vp[..., None] * kt[:, None, :]
-            r_a = 3 * u * a.abs().norm(dim=-1) * (c / decay)[:, None]  # through (I - beta k k^T) as well
+            r_a = 3 * u * a.abs().norm(dim=-1) * fac[:, None]  # through (I - beta k k^T) as well
             r_v = knorm[:, None] * (bd[t][:, None] * (Dk * u * skv + u * (vd[t] - kv).abs()) + u * vp.abs())
             r_h = u * (vp[..., None] * kt[:, None, :]).abs().norm(dim=-1) + u * hn.abs().norm(dim=-1)
             E = c[:, None] * E + r_a + r_v + r_h
@@ -444,6 +450,26 @@ def gdn_prefill(args, specs, arrays, outputs):
                        "batch, states in a NULL-block cache with per-token indices (ops_gdn.prefill_run); operands "
                        "as exact f32 values, out rounded to its dtype by torch",
                        TRITON_ADJ() + [ops_gdn.ALIAS_ADJUSTMENT, GDN_CACHE_ADJUSTMENT])
+
+
+def kda_gated_delta_rule(args, specs, arrays, outputs):
+    from . import ops_ssm
+    ops_gdn, dtypes, t = _gdn_common(args, specs, arrays)
+    q, k, v, g, beta, st_in = (t(n) for n in ("q", "k", "v", "g", "beta", "state_in"))
+    qsl = torch.from_numpy(arrays["query_start_loc"].astype(np.int32))
+    scale = float(args["scale"])
+    out, state_out, fn = ops_ssm.kda_recurrent_run(q, k, v, g, beta, st_in, qsl, scale)
+    got = {"out": out, "state_out": state_out}
+    _finite_or_skip(got, arrays, "f32 recurrence")
+    off = [int(x) for x in qsl]
+    need_out, need_state = _gdn_need(q, k, v, g, beta, st_in,
+                                     [(n, off[n], off[n + 1]) for n in range(len(off) - 1)], scale)
+    return _gdn_result("kda_gated_delta_rule", args, fn, got, need_out, need_state, outputs, q.shape[2],
+                       "fla's fused_recurrent_kda (the Triton kernel with IS_KDA, interpreter) over the varlen batch, "
+                       "states in a NULL-block cache with per-token indices (ops_ssm.kda_recurrent_run); operands as "
+                       "exact f32 values, out rounded to its dtype by torch",
+                       TRITON_ADJ() + [ops_ssm.AUTOTUNE_ADJUSTMENT, ops_ssm.KDA_ALIAS_ADJUSTMENT,
+                                       GDN_CACHE_ADJUSTMENT])
 
 
 def TRITON_ADJ():
@@ -633,6 +659,7 @@ LIVE["scaled_fp4_quant"] = scaled_fp4_quant
 LIVE["silu_and_mul_fp4_quant"] = silu_and_mul_fp4_quant
 LIVE["silu_mul_fp4_quant"] = silu_mul_fp4_quant
 LIVE["sigmoid_gate_fp4_quant"] = sigmoid_gate_fp4_quant
+LIVE["kda_gated_delta_rule"] = kda_gated_delta_rule
 
 
 def run(op, args, specs, arrays, outputs):
