@@ -30,6 +30,10 @@ struct UpstreamMap {
   std::string op;          // the catalog op
   std::string runner_key;  // the manifest op its adapter reads (vt_golden_regen.py OPS)
   std::function<UpstreamCall(const Case&)> to_upstream;
+  // Knobs of this op that only choose how its tensors are drawn (value
+  // ranges), beyond the shared ones (upstream_check.h kDrawOnlyKnobs): the
+  // round trip compares the tensors byte for byte instead.
+  std::vector<std::string> draw_only = {};
 };
 
 // Every mapped op's map (harness/upstream/maps.cpp).
@@ -54,5 +58,13 @@ UpstreamMap UpstreamMap_l2_norm();
 UpstreamMap UpstreamMap_rms_norm_gated();
 UpstreamMap UpstreamMap_rope_neox();
 UpstreamMap UpstreamMap_causal_conv1d_fwd();
+UpstreamMap UpstreamMap_mamba2_state_update();
+UpstreamMap UpstreamMap_gdn_decode();
+UpstreamMap UpstreamMap_gdn_prefill();
+UpstreamMap UpstreamMap_scaled_fp4_quant();
+UpstreamMap UpstreamMap_silu_and_mul_fp4_quant();
+UpstreamMap UpstreamMap_silu_mul_fp4_quant();
+UpstreamMap UpstreamMap_sigmoid_gate_fp4_quant();
+UpstreamMap UpstreamMap_kda_gated_delta_rule();
 
 }  // namespace vt::conform

@@ -12,7 +12,15 @@ const std::vector<UpstreamMap>& UpstreamMaps() {
                                                 UpstreamMap_l2_norm(),
                                                 UpstreamMap_rms_norm_gated(),
                                                 UpstreamMap_rope_neox(),
-                                                UpstreamMap_causal_conv1d_fwd()};
+                                                UpstreamMap_causal_conv1d_fwd(),
+                                                UpstreamMap_mamba2_state_update(),
+                                                UpstreamMap_gdn_decode(),
+                                                UpstreamMap_gdn_prefill(),
+                                                UpstreamMap_scaled_fp4_quant(),
+                                                UpstreamMap_silu_and_mul_fp4_quant(),
+                                                UpstreamMap_silu_mul_fp4_quant(),
+                                                UpstreamMap_sigmoid_gate_fp4_quant(),
+                                                UpstreamMap_kda_gated_delta_rule()};
   return maps;
 }
 

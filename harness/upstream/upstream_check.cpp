@@ -39,6 +39,12 @@ bool SameKnob(const Json& a, const Json& b) {
 
 const std::vector<std::string> kDrawOnlyKnobs = {"dist", "values", "chunking"};
 
+std::vector<std::string> DrawOnlyKnobs(const UpstreamMap& m) {
+  std::vector<std::string> all = kDrawOnlyKnobs;
+  all.insert(all.end(), m.draw_only.begin(), m.draw_only.end());
+  return all;
+}
+
 const UpstreamMap* MapOf(const OpSpec& op) {
   for (const UpstreamMap& m : UpstreamMaps()) {
     if (m.op == op.name) return &m;
@@ -172,7 +178,7 @@ CaseResult Checker::Check(const OpSpec& op, const Params& p, const RunConfig& cf
     last_ = dir;
     // The round trip: the folder read back and mapped by the adapter.
     const GoldenMapping back = a->map(LoadGolden(dir));
-    const std::string diff = RoundTripDiff(drawn, back.c, kDrawOnlyKnobs);
+    const std::string diff = RoundTripDiff(drawn, back.c, DrawOnlyKnobs(*m));
     if (!diff.empty()) {
       r.status = Outcome::kFailedError;
       r.reason = "round trip case -> " + call.op + " -> adapter broken: " + OneLine(diff);

@@ -36,6 +36,8 @@ void WriteGolden(const std::string& dir, const UpstreamCall& call, const Reply& 
 // which the round trip compares byte for byte, so an adapter need not - and
 // where two choices give the same tensors cannot - recover them.
 extern const std::vector<std::string> kDrawOnlyKnobs;
+// kDrawOnlyKnobs and the map's own draw_only knobs.
+std::vector<std::string> DrawOnlyKnobs(const UpstreamMap& m);
 
 // "" when the adapter's case `back` is the drawn case: every tensor of `drawn`
 // is there with its name, dtype and shape - inputs with the same logical

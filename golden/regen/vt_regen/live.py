@@ -188,6 +188,384 @@ def mamba2_chunk_scan(args, specs, arrays, outputs):
                         adjustments + ([ops_ssm.INTERP_BF16_ADJUSTMENT] if act == "bf16" else [])))
 
 
+# --- mamba2_state_update ---------------------------------------------------------
+
+SSU_ZERO_ADJUSTMENT = ("a case without D or dt_bias is called with zeros in their place (selective_state_update's "
+                       "wrapper asserts both shapes): dt + 0 and out + x * 0 are exact, the same values as leaving "
+                       "them out")
+SSU_NULL_ADJUSTMENT = ("null_block_id -1 (no live row): vt-fuzz's slot draws use every cache line, line 0 included; "
+                       "cases with a NULL row are not sent (upstream computes their out from a zero state)")
+
+
+def _ssu_need(st_in, idx, x, d32, A, B, C, D, z, softplus):
+    """Per-element bounds on |ours - upstream| for one decode step (doubles, exact inputs).
+
+    Both sides do the same f32 operations but for: softplus (upstream
+    log(exp(v) + 1) has absolute error ~3u + u sp, ours log1p(exp(v)) 4u
+    relative: e_d = (3/sp + 5) u relative; without softplus d = dt + bias is
+    the same f32 add on both sides, e_d = 0); the decay (upstream
+    exp2(LOG2E * (A d)), LOG2E and the product rounded: 2u |A d| in the
+    exponent, ours expf(A d); each exp within one ulp (2u): e_a = |A d| (e_d +
+    4u) + 4u); the input term's order ((B d) x against (B x) d: 4u + e_d); one
+    product and one add rounding per side. So per state element
+        err_s = |s dA| (e_a + 4u) + |B x d| (e_d + 6u),
+    and for out, y = sum_n s'_n C_n (+ D x) (* silu z): the two N-term sums in
+    different orders (tl.sum against a sequential loop, each within N u
+    sum|s' C|), the state's err_s through C, D x's product and add (4u of
+    sum|s'C| + |Dx| for both), and silu (upstream z * sigmoid(z): exp, +1,
+    /, two products; ours one fewer: 10u of |y silu|):
+        err_y = |silu| (2N u sum|s'C| + sum_n |C_n| err_s + 4u S1) + 10u |silu| S1.
+    Subnormal roundings (exp(A d) below 2^-126 in overflow draws) are absolute,
+    2^-149 each: a floor of (N + 16) 2^-149 (1 + max|C|) per output."""
+    u = U32
+    Nb, H, P = x.shape
+    G, N = B.shape[1], B.shape[2]
+    rep = H // G
+    d = d32.double()
+    if softplus:
+        v = d
+        d = torch.where(v <= 20.0, torch.log1p(torch.exp(v)), v)
+        e_d = (3.0 / d + 5.0) * u
+    else:
+        e_d = torch.zeros_like(d)
+    ad = (A.double()[None, :] * d).abs()                                  # [Nb, H]
+    e_a = ad * (e_d + 4 * u) + 4 * u
+    dA = torch.exp(A.double()[None, :] * d)
+    rows = idx.long() if idx is not None else torch.arange(Nb)
+    s = st_in.double()[rows]                                              # [Nb, H, P, N]
+    Bh = B.double().repeat_interleave(rep, dim=1)                         # [Nb, H, N]
+    Ch = C.double().repeat_interleave(rep, dim=1)
+    t1 = (s * dA[:, :, None, None]).abs()
+    t2 = (Bh[:, :, None, :] * x.double()[..., None] * d[:, :, None, None]).abs()
+    err_s = t1 * (e_a[:, :, None, None] + 4 * u) + t2 * (e_d[:, :, None, None] + 6 * u)
+    snew = s * dA[:, :, None, None] + Bh[:, :, None, :] * x.double()[..., None] * d[:, :, None, None]
+    sc = (snew * Ch[:, :, None, :]).abs().sum(-1)                         # sum|s'C| [Nb, H, P]
+    dx = (D.double()[None, :, None] * x.double()).abs() if D is not None else torch.zeros_like(sc)
+    s1 = sc + dx
+    carried = (err_s * Ch[:, :, None, :].abs()).sum(-1)
+    err_y = 2 * N * u * sc + carried + 4 * u * s1
+    if z is not None:
+        zz = z.double()
+        silu = (zz * torch.sigmoid(zz)).abs()
+        err_y = silu * (err_y + 10 * u * s1)
+    # the state's bound, scattered to the cache lines the rows update (others: untouched, exact)
+    need_state = torch.zeros(st_in.shape, dtype=torch.float64)
+    need_state[rows] = err_s
+    floor = (N + 16) * 2.0 ** -149 * (1.0 + (float(C.double().abs().max()) if C.numel() else 0.0))
+    return err_y, need_state, floor, float(e_d.max()) if e_d.numel() else 0.0
+
+
+def mamba2_state_update(args, specs, arrays, outputs):
+    from . import ops_ssm
+    from .caseio import as_float
+    from .trust import fit_tolerance
+    from .upstream import from_store
+    _, ssm = ops_ssm._mamba()
+    dtypes = {s["name"]: s["dtype"] for s in specs}
+
+    def t(name):  # every operand as its exact f32 value (the kernel loads each .to(float32))
+        return from_store(arrays[name], dtypes[name]).float() if name in arrays else None
+
+    x, dt, A, B, C, D, z, dt_bias, st_in = (t(n) for n in ("x", "dt", "A", "B", "C", "D", "z", "dt_bias", "state_in"))
+    idx = from_store(arrays["state_indices"], "i32") if "state_indices" in arrays else None
+    softplus = bool(args.get("dt_softplus", False))
+    Nb, H, P = x.shape
+    N = B.shape[2]
+    zero = torch.zeros(H)
+    st = st_in.clone()
+    out = torch.empty(Nb, H, P)
+    ssm.selective_state_update(
+        st, x, dt[:, :, None].expand(-1, -1, P), A[:, None, None].expand(-1, P, N), B, C,
+        (D if D is not None else zero)[:, None].expand(-1, P), (dt_bias if dt_bias is not None else zero)[:, None].expand(-1, P),
+        z=z, dt_softplus=softplus, state_batch_indices=idx, dst_state_batch_indices=idx,
+        null_block_id=int(args.get("null_block_id", -1)), out=out)
+    got = {"out": out, "state_out": st}
+    _finite_or_skip(got, arrays, "exp(A dt) and the products in f32")
+    d32 = dt + (dt_bias if dt_bias is not None else zero)[None, :]  # the same f32 add on both sides
+    need_out, need_state, floor, e_d = _ssu_need(st_in, idx, x, d32, A, B, C, D, z, softplus)
+    stored = _stored(got, outputs)
+    extra, tol = {}, {"atol": 0.0, "rtol": 0.0}
+    for name, need in (("out", need_out), ("state_out", need_state)):
+        dtype = outputs[name]
+        w = as_float(dtype, stored[name][1]).ravel()
+        # a 16-bit store on both sides from f32 values within `need`: one more ulp (<= 2^-7 |w|)
+        store = BF16_ULP_REL if dtype == "bf16" else 0.0
+        ladder = [store] + [2.0 ** -k for k in range(23, 2, -1) if 2.0 ** -k > store]
+        atol, rtol = fit_tolerance(need.numpy().ravel() + store * np.abs(w), w, ladder, floor=floor)
+        extra[f"atol_{name}"], extra[f"rtol_{name}"] = atol, rtol
+        tol = {"atol": max(tol["atol"], atol), "rtol": max(tol["rtol"], rtol)}
+    extra["atol_reason"] = ("per output: the atol/rtol pair covering every element's bound (_ssu_need) plus one "
+                            "bf16 ulp for a bf16 store that leaves the fewest elements vacuous (trust.fit_tolerance); "
+                            "untouched cache lines exact")
+    why = (f"one f32 decode step, the same operations on both sides but softplus (log(exp(v) + 1) against log1p: "
+           f"max relative {e_d:.3g}), the decay (exp2(LOG2E A d) against exp(A d)), the input term's order and the "
+           f"N = {N}-term sum's order (2N u sum|s'C|); bounded per element (vt_regen/live.py _ssu_need), one bf16 ulp "
+           f"more where a side stores bf16; floor {floor:.3g} for subnormal roundings")
+    adjustments = ops_ssm.TRITON_ADJUSTMENTS + [ops_ssm.AUTOTUNE_ADJUSTMENT, ops_ssm.MAMBA_IMPORT_ADJUSTMENT,
+                                                ops_ssm.BF16_STORE_ADJUSTMENT, SSU_ZERO_ADJUSTMENT,
+                                                SSU_NULL_ADJUSTMENT]
+    return Result(stored, tol, why, extra,
+                  _prov("mamba2_state_update", ssm.selective_state_update,
+                        "the Triton kernel itself (_selective_scan_update_kernel) through the interpreter, Mamba2's "
+                        "tied head dim (A [H] -> [H,P,N], dt [Nb,H] -> [Nb,H,P], dt_bias and D [H] -> [H,P], stride-0 "
+                        "expands as MambaMixer2 passes them); operands as exact f32 values, f32 state and out rounded "
+                        "to their dtypes by torch", adjustments))
+
+
+# --- gdn_decode, gdn_prefill (the gated delta rule, fla's fused_recurrent) -----------
+
+GDN_CACHE_ADJUSTMENT = ("states in a cache whose line 0 is the NULL block (vLLM 0.33's kernels skip index 0): case "
+                        "line s goes to line s + 1, the final state read back from there")
+
+
+def _gdn_need(q, k, v, g, beta, h0, seqs, scale):
+    """Per-element bounds on |ours - upstream| for the gated delta rule (doubles, exact inputs).
+
+    Both sides run the same f32 step per token and value head on the state
+    row h [Dk] of each value row: h *= exp(g); v' = (v - h.k) beta;
+    h += v' k; o = h.(q scale), in the same order but for the sums' (tl.sum
+    against a sequential loop) and q scale's rounding. Each side's computed
+    state row differs from the exact one by E_t, its 2-norm, with
+        E_t <= c_t E_{t-1} + |r_t|,   c_t = exp(g) max(1, |1 - beta |k|^2|)
+    (the step's linear part on a row, h (I - beta k k^T) exp(g): norm c_t,
+    <= 1 for unit keys), r_t the step's own roundings, by magnitude: 3u |h
+    exp(g)| (exp within one ulp, the product), |k| (beta (Dk u sum|h k| + u
+    |v - h.k|) + u |v'|) (the dot, the subtraction, beta's product, entering
+    the row through v' k), u |v' k| + u |h'| (the rank-one update). Out: E_t
+    |q scale| + (Dk + 2) u sum|h' q scale| (the dot, q's scaling). Both sides
+    obey the same bound: the difference is twice it; a state element is
+    within its row's 2-norm. Slots no sequence touches: exact."""
+    u = U32
+    T, Hk, Dk = q.shape
+    Hv, Dv = v.shape[1], v.shape[2]
+    rep = Hv // Hk
+    qd = q.double().repeat_interleave(rep, dim=1) * scale          # [T, Hv, Dk]
+    kd = k.double().repeat_interleave(rep, dim=1)
+    vd, gd, bd = v.double(), g.double(), beta.double()
+    need_out = torch.zeros(T, Hv, Dv, dtype=torch.float64)
+    need_state = torch.zeros(h0.shape, dtype=torch.float64)
+    for line, lo, hi in seqs:
+        h = h0[line].double().clone()                                # [Hv, Dv, Dk]
+        E = torch.zeros(Hv, Dv, dtype=torch.float64)
+        for t in range(lo, hi):
+            kt, qt = kd[t], qd[t]                                    # [Hv, Dk]
+            knorm = kt.norm(dim=-1)                                  # [Hv]
+            fac = torch.maximum(torch.ones_like(knorm), (1 - bd[t] * knorm ** 2).abs())
+            if gd.dim() == 3:  # KDA: one decay per key channel, diag(exp(g)): norm max_k exp(g_k)
+                decay = torch.exp(gd[t])                             # [Hv, Dk]
+                c = decay.max(dim=-1).values * fac
+                a = h * decay[:, None, :]
+            else:
+                decay = torch.exp(gd[t])                             # [Hv]
+                c = decay * fac
+                a = h * decay[:, None, None]
+            kv = (a * kt[:, None, :]).sum(-1)                        # [Hv, Dv]
+            skv = (a * kt[:, None, :]).abs().sum(-1)
+            vp = (vd[t] - kv) * bd[t][:, None]
+            hn = a + vp[..., None] * kt[:, None, :]
+            r_a = 3 * u * a.abs().norm(dim=-1) * fac[:, None]  # through (I - beta k k^T) as well
+            r_v = knorm[:, None] * (bd[t][:, None] * (Dk * u * skv + u * (vd[t] - kv).abs()) + u * vp.abs())
+            r_h = u * (vp[..., None] * kt[:, None, :]).abs().norm(dim=-1) + u * hn.abs().norm(dim=-1)
+            E = c[:, None] * E + r_a + r_v + r_h
+            so = (hn * qt[:, None, :]).abs().sum(-1)
+            need_out[t] = 2 * (E * qt.norm(dim=-1)[:, None] + (Dk + 2) * u * so)
+            h = hn
+        if hi > lo:
+            need_state[line] = 2 * E[..., None].expand(Hv, Dv, Dk)
+    return need_out, need_state
+
+
+def _gdn_result(key, args, fn, got, need_out, need_state, outputs, dk, how, adjustments):
+    from .caseio import as_float
+    from .trust import fit_tolerance
+    stored = _stored(got, outputs)
+    extra, tol = {}, {"atol": 0.0, "rtol": 0.0}
+    # subnormal roundings are absolute (2^-149 each, (Dk + 8) per element at most)
+    floor = (dk + 8) * 2.0 ** -149
+    for name, need in (("out", need_out), ("state_out", need_state)):
+        dtype = outputs[name]
+        w = as_float(dtype, stored[name][1]).ravel()
+        store = BF16_ULP_REL if dtype == "bf16" else 0.0  # both sides round an f32 out to bf16: one more ulp
+        ladder = [store] + [2.0 ** -j for j in range(23, 2, -1) if 2.0 ** -j > store]
+        atol, rtol = fit_tolerance(need.numpy().ravel() + store * np.abs(w), w, ladder, floor=floor)
+        extra[f"atol_{name}"], extra[f"rtol_{name}"] = atol, rtol
+        tol = {"atol": max(tol["atol"], atol), "rtol": max(tol["rtol"], rtol)}
+    extra["atol_reason"] = ("per output: the atol/rtol pair covering every element's bound (live._gdn_need: twice "
+                            "one side's running row-norm error bound) plus one bf16 ulp for a bf16 out, leaving the "
+                            "fewest elements vacuous (trust.fit_tolerance); slots no sequence touches exact")
+    why = ("the gated delta rule in f32 on both sides, the same step order (fla fused_recurrent and the CPU "
+           "kernel), different sum orders: per element twice one side's bound, the state row's 2-norm error "
+           "carried through each step's contraction exp(g) |I - beta k k^T| plus that step's roundings "
+           f"(Dk = {dk}-term dots), out through |q scale| (vt_regen/live.py _gdn_need); one bf16 ulp more for a "
+           "bf16 out")
+    return Result(stored, tol, why, extra, _prov(key, fn, how, adjustments))
+
+
+def _gdn_common(args, specs, arrays):
+    from . import ops_gdn
+    from .upstream import from_store
+    dtypes = {s["name"]: s["dtype"] for s in specs}
+
+    def t(name):  # exact f32 values: the kernel loads every operand .to(float32)
+        return from_store(arrays[name], dtypes[name]).float()
+    return ops_gdn, dtypes, t
+
+
+def gdn_decode(args, specs, arrays, outputs):
+    ops_gdn, dtypes, t = _gdn_common(args, specs, arrays)
+    fr = ops_gdn._fused_recurrent()
+    q, k, v, g, beta, st_in = (t(n) for n in ("q_l2", "k_l2", "v", "g", "beta", "state_in"))
+    bsz = q.shape[0]
+    lines = [int(i) for i in arrays["state_idx"]] if "state_idx" in arrays else list(range(bsz))
+    scale = float(args["scale"])
+    cache = torch.zeros((st_in.shape[0] + 1,) + tuple(st_in.shape[1:]))
+    cache[1:] = st_in
+    o, _ = fr.fused_recurrent_gated_delta_rule(
+        q[None], k[None], v[None], g[None], beta[None], scale=scale, initial_state=cache, inplace_final_state=True,
+        cu_seqlens=torch.arange(bsz + 1, dtype=torch.long),
+        ssm_state_indices=torch.tensor([s + 1 for s in lines], dtype=torch.int32), use_qk_l2norm_in_kernel=False)
+    got = {"out": o[0], "state_out": cache[1:].clone()}
+    _finite_or_skip(got, arrays, "f32 recurrence")
+    need_out, need_state = _gdn_need(q, k, v, g, beta, st_in, [(s, b, b + 1) for b, s in enumerate(lines)], scale)
+    return _gdn_result("gdn_decode", args, fr.fused_recurrent_gated_delta_rule, got, need_out, need_state, outputs,
+                       q.shape[2], "fla's fused_recurrent_gated_delta_rule (the Triton kernel, interpreter) on the "
+                       "chain's q_l2, k_l2, g, beta, one token per sequence, use_qk_l2norm_in_kernel False; operands "
+                       "as exact f32 values, out rounded to its dtype by torch",
+                       TRITON_ADJ() + [ops_gdn.ALIAS_ADJUSTMENT, GDN_CACHE_ADJUSTMENT])
+
+
+def gdn_prefill(args, specs, arrays, outputs):
+    ops_gdn, dtypes, t = _gdn_common(args, specs, arrays)
+    q, k, v, g, beta, st_in = (t(n) for n in ("q", "k", "v", "g", "beta", "state_in"))
+    qsl = torch.from_numpy(arrays["query_start_loc"].astype(np.int32))
+    scale = float(args["scale"])
+    out, state_out, fn = ops_gdn.prefill_run(q, k, v, g, beta, st_in, qsl, scale)
+    got = {"out": out, "state_out": state_out}
+    _finite_or_skip(got, arrays, "f32 recurrence")
+    off = [int(x) for x in qsl]
+    need_out, need_state = _gdn_need(q, k, v, g, beta, st_in,
+                                     [(n, off[n], off[n + 1]) for n in range(len(off) - 1)], scale)
+    return _gdn_result("gdn_prefill", args, fn, got, need_out, need_state, outputs, q.shape[2],
+                       "fla's fused_recurrent_gated_delta_rule (the Triton kernel, interpreter) over the varlen "
+                       "batch, states in a NULL-block cache with per-token indices (ops_gdn.prefill_run); operands "
+                       "as exact f32 values, out rounded to its dtype by torch",
+                       TRITON_ADJ() + [ops_gdn.ALIAS_ADJUSTMENT, GDN_CACHE_ADJUSTMENT])
+
+
+def kda_gated_delta_rule(args, specs, arrays, outputs):
+    from . import ops_ssm
+    ops_gdn, dtypes, t = _gdn_common(args, specs, arrays)
+    q, k, v, g, beta, st_in = (t(n) for n in ("q", "k", "v", "g", "beta", "state_in"))
+    qsl = torch.from_numpy(arrays["query_start_loc"].astype(np.int32))
+    scale = float(args["scale"])
+    out, state_out, fn = ops_ssm.kda_recurrent_run(q, k, v, g, beta, st_in, qsl, scale)
+    got = {"out": out, "state_out": state_out}
+    _finite_or_skip(got, arrays, "f32 recurrence")
+    off = [int(x) for x in qsl]
+    need_out, need_state = _gdn_need(q, k, v, g, beta, st_in,
+                                     [(n, off[n], off[n + 1]) for n in range(len(off) - 1)], scale)
+    return _gdn_result("kda_gated_delta_rule", args, fn, got, need_out, need_state, outputs, q.shape[2],
+                       "fla's fused_recurrent_kda (the Triton kernel with IS_KDA, interpreter) over the varlen batch, "
+                       "states in a NULL-block cache with per-token indices (ops_ssm.kda_recurrent_run); operands as "
+                       "exact f32 values, out rounded to its dtype by torch",
+                       TRITON_ADJ() + [ops_ssm.AUTOTUNE_ADJUSTMENT, ops_ssm.KDA_ALIAS_ADJUSTMENT,
+                                       GDN_CACHE_ADJUSTMENT])
+
+
+def TRITON_ADJ():
+    from .upstream import TRITON_ADJUSTMENTS
+    return list(TRITON_ADJUSTMENTS)
+
+
+# --- scaled_fp4_quant (NVFP4 codes: exact) ------------------------------------------
+
+def scaled_fp4_quant(args, specs, arrays, outputs):
+    from . import ops_fp4
+    from .upstream import from_store
+    dtypes = {s["name"]: s["dtype"] for s in specs}
+    x = from_store(arrays["x"], dtypes["x"])
+    layout = args.get("scale_layout", "linear")
+    packed, scale, fn, adj = ops_fp4.quantize(x, float(args["gsi"]), "linear")
+    if layout == "swizzled":
+        # ops_fp4.quantize's swizzle, with its inverse check sliced to the K/16 scale columns:
+        # vLLM's convert_swizzled_to_linear slices them by K (elements), so where K/16 is not a
+        # multiple of 4 it returns the padding columns too (vt-fuzz draws G = 1, 3, 5, 17, ...)
+        m, k = x.shape
+        lin = torch.from_numpy(scale).view(torch.float8_e4m3fn)
+        sw, _ = ops_fp4._swizzle(lin)
+        back = ops_fp4._emu().convert_swizzled_to_linear(sw, m, k, 16)[:, :k // 16]
+        if not torch.equal(back.contiguous().view(torch.uint8), lin.view(torch.uint8)):
+            raise ValueError("convert_swizzled_to_linear does not invert swizzle_blockscale")
+        scale = sw.contiguous().view(torch.uint8).numpy().copy()
+        adj = adj + [ops_fp4.SWIZZLE_ADJUSTMENT]
+    return Result({"out_packed": ("u8", packed), "out_scale": ("fp8_e4m3", scale)}, *ops_fp4.QUANT_TOL,
+                  oracle=_prov(("scaled_fp4_quant", layout), fn,
+                               "ref_nvfp4_quant (plain torch) on CPU tensors with the case's gsi; its e2m1 values "
+                               "packed two per byte (low nibble first, sign bit kept), its f32 scales stored as e4m3 "
+                               "bits" + ("; swizzled by swizzle_blockscale" if layout == "swizzled" else "")
+                               + " (ops_fp4.quantize, as the regenerated goldens)", adj))
+
+
+# The fused quantizers: upstream's activation in f32 (ops_fp4's: SiluAndMul.forward_native on the
+# upcast gate_up, on gate and up concatenated, Qwen3-Next's attn * sigmoid(gate)), rounded once to
+# bf16 (act_bf16), then ref_nvfp4_quant as scaled_fp4_quant.
+FUSED_ACT_REL = 10 * U32
+FUSED_ACT_WHY = ("each side's f32 activation is within 5 u of the exact one (exp within one ulp, 2 u; the add, the "
+                 "division or sigmoid's reciprocal and the product, u each): 10 u apart, plus 2^-147 absolute for "
+                 "f32 subnormal results")
+
+
+def _fused_act(key, arrays, dtypes):
+    from vllm.model_executor.layers.activation import SiluAndMul
+
+    from .upstream import from_store
+
+    def t(name):
+        return from_store(arrays[name], dtypes[name]).float()  # bf16/f16 upcast exactly (ops_fp4.UPCAST)
+    if key == "silu_and_mul_fp4_quant":
+        return SiluAndMul().forward_native(t("gate_up")), SiluAndMul.forward_native
+    if key == "silu_mul_fp4_quant":
+        return SiluAndMul().forward_native(torch.cat([t("gate"), t("up")], dim=-1)), SiluAndMul.forward_native
+    return t("attn") * torch.sigmoid(t("gate")), torch.sigmoid  # qwen3_next.py's gate expression
+
+
+def _fused_fp4(key, args, specs, arrays, outputs):
+    from . import ops_fp4
+    dtypes = {s["name"]: s["dtype"] for s in specs}
+    act, act_fn = _fused_act(key, arrays, dtypes)
+    _finite_or_skip({"act": act}, arrays, "the f32 activation overflows")
+    # An element within the two sides' f32 difference of a bf16 rounding midpoint may round to either
+    # neighbour on our side: upstream's act_bf16 (and the codes of its group) cannot vouch for it.
+    a = act.double()
+    band = FUSED_ACT_REL * a.abs() + 2.0 ** -147
+    lo, hi = (a - band).to(torch.bfloat16), (a + band).to(torch.bfloat16)
+    torn = int((lo != hi).sum())
+    if torn:
+        raise Inexpressible(f"{torn} of {a.numel()} activations lie within the two sides' f32 difference "
+                            f"({FUSED_ACT_WHY}) of a bf16 rounding midpoint: either bf16 neighbour is right")
+    act16 = act.to(torch.bfloat16)
+    got = scaled_fp4_quant({**args}, [{"name": "x", "dtype": "bf16"}], {"x": to_store(act16, "bf16")},
+                           {"out_packed": "u8", "out_scale": "fp8_e4m3"})
+    got.tensors["act_bf16"] = ("bf16", to_store(act16, "bf16"))
+    got.tol_reason = (ops_fp4.QUANT_TOL[1] + "; act_bf16 exact: upstream's f32 activation rounded once to bf16, no "
+                      "element within the two sides' f32 difference of a bf16 midpoint (else the case is skipped: "
+                      + FUSED_ACT_WHY + ")")
+    got.oracle = dict(got.oracle, activation_callable=f"{act_fn.__module__}.{act_fn.__qualname__}")
+    return got
+
+
+def silu_and_mul_fp4_quant(args, specs, arrays, outputs):
+    return _fused_fp4("silu_and_mul_fp4_quant", args, specs, arrays, outputs)
+
+
+def silu_mul_fp4_quant(args, specs, arrays, outputs):
+    return _fused_fp4("silu_mul_fp4_quant", args, specs, arrays, outputs)
+
+
+def sigmoid_gate_fp4_quant(args, specs, arrays, outputs):
+    return _fused_fp4("sigmoid_gate_fp4_quant", args, specs, arrays, outputs)
+
+
 # --- gated linear units, embedding ------------------------------------------------
 
 def _glu_tol(key, x, x_dtype, out_dtype):
@@ -274,6 +652,14 @@ def embedding(args, specs, arrays, outputs):
 
 LIVE = {"rmsnorm": rmsnorm, "mamba2_chunk_scan": mamba2_chunk_scan, "silu_and_mul": silu_and_mul,
         "gelu_and_mul": gelu_and_mul, "embedding": embedding}
+LIVE["mamba2_state_update"] = mamba2_state_update
+LIVE["gdn_decode"] = gdn_decode
+LIVE["gdn_prefill"] = gdn_prefill
+LIVE["scaled_fp4_quant"] = scaled_fp4_quant
+LIVE["silu_and_mul_fp4_quant"] = silu_and_mul_fp4_quant
+LIVE["silu_mul_fp4_quant"] = silu_mul_fp4_quant
+LIVE["sigmoid_gate_fp4_quant"] = sigmoid_gate_fp4_quant
+LIVE["kda_gated_delta_rule"] = kda_gated_delta_rule
 # The keys of live_more.py (it imports this module's helpers, defined above).
 from . import live_more  # noqa: E402
 LIVE.update(live_more.LIVE)

@@ -3,6 +3,7 @@
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/gdn/gdn_recurrence_entry.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/gdn/gdn_decode.h"
 #include "vt/ops.h"
 
@@ -98,13 +99,20 @@ GoldenMapping GoldenDecode(const GoldenCase& g) {
     p.Set("qk", DTypeKey(q));
     p.Set("v", DTypeKey(v));
     p.Set("out", DTypeKey(GoldenOutputLike(g, out, "out")));
-    p.Set("indexed", 0);
+    // A state cache addressed per request (vt-fuzz --upstream writes one:
+    // state_idx into state_in's lines, no NULL request); else line b is
+    // request b's.
+    const bool indexed = g.Has("state_idx");
+    p.Set("indexed", indexed ? 1 : 0);
+    if (indexed) p.Set("spare", g.Get("state_in").shape[0] - batch);
     m.c.params = p;
     m.c.tensors = {GoldenTensor(g, "q_l2", "q", Role::kInput), GoldenTensor(g, "k_l2", "k", Role::kInput),
                    GoldenTensor(g, "v", "v", Role::kInput),    GoldenTensor(g, "g", "g", Role::kInput),
                    GoldenTensor(g, "beta", "beta", Role::kInput), GoldenTensor(g, "state_in", "state", Role::kInPlace),
                    GoldenOutputLike(g, out, "out")};
+    if (indexed) m.c.tensors.push_back(GoldenTensor(g, "state_idx", "state_idx", Role::kInput));
     m.compare = {{"out", out}, {"state", state_out}};
+    PerOutputTol(g, m);  // vt-fuzz --upstream's per-output bounds (none in the recorded captures)
     return m;
   }
   if (!g.ArgBool("use_qk_l2norm_in_kernel", false)) {
@@ -113,6 +121,44 @@ GoldenMapping GoldenDecode(const GoldenCase& g) {
   if (g.ArgNum("softplus_threshold", 20.0) != 20.0) throw GoldenUnsupported("a softplus threshold other than 20");
   m = MapPackedFromParts(g, p, out, state_out);
   return m;
+}
+
+// The inverse of GoldenDecode's decomposed form (vt-fuzz --upstream): the
+// case as the "gdn_decode" runner key's call on the chain's intermediates -
+// fla's fused_recurrent_gated_delta_rule over one-token sequences (the
+// recurrence vLLM's GDN layer runs on pre-normalised q/k, g and beta;
+// vt_regen/live.py gdn_decode). A NULL request has no upstream form: the
+// kernel skips it and never writes its out row, where ours writes zeros.
+// Measured in the Triton interpreter on the loaded 2-core machine: ~40 ms
+// per program (one request, one value head, 32 value rows; T 8, Hv 12, Dv
+// 128: 384 programs, 16.5 s), bounded at 48 programs (about 2 s) so a
+// minute holds tens of cases; larger ones are the oracle mode's.
+constexpr int64_t kUpstreamDecodePrograms = 48;
+
+UpstreamCall UpstreamDecode(const Case& c) {
+  const Params& p = c.params;
+  RequireElements(c, "out");
+  const std::vector<int64_t> idx = Slots(c);
+  for (int64_t s : idx) {
+    if (s < 0) throw GoldenUnsupported("a NULL request (upstream skips it, its out row unwritten; ours writes zeros)");
+  }
+  const TensorData& q = c.Get("q");
+  const TensorData& v = c.Get("v");
+  const int64_t batch = q.shape[0], hk = q.shape[1], dk = q.shape[2], hv = v.shape[1], dv = v.shape[2];
+  const int64_t programs = batch * hv * ((dv + 31) / 32);
+  if (programs > kUpstreamDecodePrograms) {
+    throw GoldenUnsupported(std::to_string(programs) + " Triton programs (more than " +
+                            std::to_string(kUpstreamDecodePrograms) + "): too slow in the Triton interpreter");
+  }
+  UpstreamCall u;
+  u.op = "gdn_decode";
+  u.args = {{"scale", p.Num("scale")}, {"Hk", hk}, {"Hv", hv}, {"Dk", dk}, {"Dv", dv}, {"batch", batch},
+            {"use_qk_l2norm_in_kernel", false}};
+  u.inputs = {UpstreamInput(c, "q", "q_l2"), UpstreamInput(c, "k", "k_l2"), UpstreamInput(c, "v", "v"),
+              UpstreamInput(c, "g", "g"),    UpstreamInput(c, "beta", "beta"), UpstreamInput(c, "state", "state_in")};
+  if (!idx.empty()) u.inputs.push_back(UpstreamInput(c, "state_idx", "state_idx"));
+  u.outputs = {UpstreamOutput(c, "out", "out"), UpstreamOutput(c, "state", "state_out")};
+  return u;
 }
 
 }  // namespace
@@ -139,6 +185,13 @@ OpSpec Spec_gdn_decode() {
       .claims = {SplitBatch("split_batch", "state", false), SplitBatch("split_indexed_batch", "state_idx", true)},
       .goldens = {{"gdn_decode", GoldenDecode}},
   });
+}
+
+// sk, decay, init only choose the drawn scale and values (the golden holds
+// both; SetHeads names any golden rsqrt/mild/unit); nulls how many requests
+// are NULL (none here).
+UpstreamMap UpstreamMap_gdn_decode() {
+  return {"gdn_decode", "gdn_decode", UpstreamDecode, {"sk", "decay", "init", "nulls"}};
 }
 
 }  // namespace vt::conform

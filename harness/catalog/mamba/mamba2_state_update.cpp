@@ -10,6 +10,7 @@
 
 #include "harness/catalog/mamba/mamba_entry.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "harness/core/rng.h"
 #include "oracles/mamba/mamba2_state_update.h"
 #include "vt/ops.h"
@@ -162,6 +163,53 @@ GoldenMapping GoldenStep(const GoldenCase& g) {
   return m;
 }
 
+// The inverse of GoldenStep (vt-fuzz --upstream): the case as the
+// "mamba2_state_update" runner key's call - vLLM's selective_state_update at
+// Mamba2's tied head dim (vt_regen/live.py expands A, dt, dt_bias and D over
+// [P, N] with stride 0, as MambaMixer2 passes them). A NULL row has no
+// upstream form: upstream computes its out from a zero state where ours
+// writes zeros (GoldenStep refuses it), so an indexed case maps only when no
+// row is NULL (Slots: Nb = 1). No NULL block line is reserved: the call names
+// null_block_id -1, which no live row uses.
+//
+// Measured in the Triton interpreter (loaded 2-core machine): 35-45 ms per
+// program, a program being one (row, head, BLOCK_SIZE_M rows of P) block
+// (upstream's launch heuristic: BLOCK_SIZE_M 32 for N <= 16, 16 for N <= 32,
+// 8 for N <= 64, else 4): Nb = 3, H = 4, P = 64, N = 128 is 192 programs,
+// 8.6 s; the campaign's largest (Nb = 33, H = 8) is 4224. Bounded at 48
+// programs (about 2 s) so a minute holds tens of cases; larger cases are the
+// oracle mode's.
+constexpr int64_t kUpstreamStepPrograms = 48;
+
+int64_t UpstreamBlockM(int64_t N) { return N <= 16 ? 32 : N <= 32 ? 16 : N <= 64 ? 8 : 4; }
+
+UpstreamCall UpstreamStep(const Case& c) {
+  const Params& p = c.params;
+  if (c.Find("state_indices") != nullptr) {
+    for (int64_t s : seq::Ints(c.Get("state_indices"))) {
+      if (s < 0) throw GoldenUnsupported("a NULL row (upstream computes its out from a zero state; ours writes zeros)");
+    }
+  }
+  const TensorData& x = c.Get("x");
+  const int64_t Nb = x.shape[0], H = x.shape[1], P = x.shape[2], N = c.Get("B").shape[2];
+  const int64_t bm = UpstreamBlockM(N);
+  const int64_t programs = Nb * H * ((P + bm - 1) / bm);
+  if (programs > kUpstreamStepPrograms) {
+    throw GoldenUnsupported(std::to_string(programs) + " Triton programs (more than " +
+                            std::to_string(kUpstreamStepPrograms) + "): too slow in the Triton interpreter");
+  }
+  UpstreamCall u;
+  u.op = "mamba2_state_update";
+  u.args = {{"dt_softplus", p.Flag("softplus")}, {"Nb", Nb}, {"H", H}, {"G", c.Get("B").shape[1]}, {"P", P},
+            {"N", N}, {"slots", c.Get("state").shape[0]}, {"null_block_id", -1}, {"tie_hdim", true}};
+  for (const char* name : {"x", "dt", "A", "B", "C", "D", "z", "dt_bias", "state_indices"}) {
+    if (c.Find(name) != nullptr) u.inputs.push_back(UpstreamInput(c, name, name));
+  }
+  u.inputs.push_back(UpstreamInput(c, "state", "state_in"));
+  u.outputs = {UpstreamOutput(c, "out", "out"), UpstreamOutput(c, "state", "state_out")};
+  return u;
+}
+
 }  // namespace
 
 OpSpec Spec_mamba2_state_update() {
@@ -180,6 +228,10 @@ OpSpec Spec_mamba2_state_update() {
       .errors = Errors(),
       .goldens = {{"mamba2_state_update", GoldenStep}},
   });
+}
+
+UpstreamMap UpstreamMap_mamba2_state_update() {
+  return {"mamba2_state_update", "mamba2_state_update", UpstreamStep};
 }
 
 }  // namespace vt::conform

@@ -198,4 +198,34 @@ OpSpec Fp4QuantizerSpec(const Fp4Quantizer& q) {
   return s;
 }
 
+UpstreamMap Fp4UpstreamMap(const std::string& op, const std::vector<std::string>& inputs, bool fused,
+                           int64_t max_elements, const std::string& why_max) {
+  auto to = [op, inputs, fused, max_elements, why_max](const Case& c) {
+    RequireElements(c, "out_packed");
+    const int64_t rows = c.Get("out_packed").shape[0], k = 2 * c.Get("out_packed").shape[1];
+    if (rows * k > max_elements) {
+      throw GoldenUnsupported(std::to_string(rows * k) + " quantized elements (more than " +
+                              std::to_string(max_elements) + "): " + why_max);
+    }
+    UpstreamCall u;
+    u.op = op;
+    u.args = {{"gsi", c.params.Num("gsi")}, {"scale_layout", c.params.Str("scale_layout")}, {"block_size", 16}};
+    for (const std::string& in : inputs) u.inputs.push_back(UpstreamInput(c, in, in));
+    u.outputs = {UpstreamOutput(c, "out_packed", "out_packed"), UpstreamOutput(c, "out_scale", "out_scale")};
+    if (fused) {
+      TensorData act;
+      act.name = "act_bf16";
+      act.dtype = vt::DType::kBF16;
+      act.shape = {rows, k};
+      act.role = Role::kOutput;
+      act.SetContiguous();
+      u.outputs.push_back(act);
+    }
+    return u;
+  };
+  // scale (the fill's magnitude) and aim (values targeted at ties or scale
+  // midpoints) only choose the inputs' values, which the golden holds.
+  return {op, op, to, {"scale", "aim"}};
+}
+
 }  // namespace vt::conform::quant

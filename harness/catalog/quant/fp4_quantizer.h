@@ -8,6 +8,8 @@
 // (docs/adding-an-op.md, "Quant and GEMM builders"; docs/ops/quant.md).
 #pragma once
 
+#include "harness/golden/upstream_call.h"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -93,5 +95,23 @@ struct Fp4Quantizer {
 double ProductMagnitude(double scale);
 
 OpSpec Fp4QuantizerSpec(const Fp4Quantizer& q);
+
+// vt-fuzz --upstream (harness/golden/upstream_call.h): the inverse of
+// GoldenFp4Quant (+ CheckActivation) for the quantizer `op` with inputs
+// `inputs` (manifest names = case names): the runner key `op`'s call with
+// gsi, scale_layout and block_size 16; outputs out_packed, out_scale and,
+// for a fused op (`fused`), the bf16 activation act_bf16 [T, K] the adapter
+// holds the activation op to. Cases over `max_elements` quantized elements
+// are left out (GoldenUnsupported, with why).
+// The fused ops' bound: each element's f32 activation may differ between
+// torch and the kernel by a few ulps (live.py: 12 u), and one within that of a
+// bf16 rounding midpoint may round either way - about 2.6e-4 of elements, so
+// a case of 1024 is skipped about one time in four (measured in docs/fuzzing.md).
+inline constexpr int64_t kFusedFp4MaxElements = 1024;
+inline constexpr const char* kFusedFp4Why =
+    "more elements make it likely that some activation lies within the two sides' f32 error of a bf16 rounding "
+    "midpoint (such a case is skipped: upstream cannot vouch for its act_bf16)";
+UpstreamMap Fp4UpstreamMap(const std::string& op, const std::vector<std::string>& inputs, bool fused,
+                           int64_t max_elements, const std::string& why_max);
 
 }  // namespace vt::conform::quant

@@ -6,6 +6,8 @@
 #include "oracles/quant/scaled_fp4_quant.h"
 #include "vt/ops.h"
 
+#include <limits>
+
 namespace vt::conform {
 namespace {
 
@@ -40,6 +42,12 @@ OpSpec Spec_scaled_fp4_quant() {
   q.calls = quant::Calls(vt::ScaledFp4Quant, oracle::ScaledFp4Quant<entry::Bounded>, oracle::ScaledFp4Quant<float>);
   q.errors = {mut::Dim("x", 0, 1)};
   return quant::Fp4QuantizerSpec(q);
+}
+
+UpstreamMap UpstreamMap_scaled_fp4_quant() {
+  // vLLM's ref_nvfp4_quant (plain torch, vt_regen/live.py scaled_fp4_quant):
+  // no interpreter, no size bound.
+  return quant::Fp4UpstreamMap("scaled_fp4_quant", {"x"}, false, std::numeric_limits<int64_t>::max(), "");
 }
 
 }  // namespace vt::conform

@@ -25,4 +25,12 @@ OpSpec Spec_silu_mul_fp4_quant() {
   return quant::Fp4QuantizerSpec(q);
 }
 
+// vt-fuzz --upstream: the activation then ref_nvfp4_quant (vt_regen/live.py
+// _fused_fp4); bounded at quant::kFusedFp4MaxElements quantized elements
+// (fp4_quantizer.h says why).
+UpstreamMap UpstreamMap_silu_mul_fp4_quant() {
+  return quant::Fp4UpstreamMap("silu_mul_fp4_quant",
+                               {"gate", "up"}, true, quant::kFusedFp4MaxElements, quant::kFusedFp4Why);
+}
+
 }  // namespace vt::conform
