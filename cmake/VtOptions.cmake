@@ -48,3 +48,22 @@ endif()
 function(vt_strict_fp target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-ffp-contract=off> $<$<COMPILE_LANGUAGE:CXX>:-fno-fast-math>)
 endfunction()
+
+# ccache when present (issue 25: the harness's own build time): a rebuild of
+# an unchanged tree, a second build directory or a clean clone of the same
+# sources compiles nothing twice. An explicit CMAKE_<LANG>_COMPILER_LAUNCHER
+# (cache or environment) wins; VT_USE_CCACHE=OFF turns it off. Set ccache's
+# base_dir to a folder above the checkouts to share hits between them
+# (docs/performance.md "Build").
+option(VT_USE_CCACHE "Compile through ccache when it is installed" ON)
+if(VT_USE_CCACHE)
+  find_program(VT_CCACHE_PROGRAM ccache)
+  if(VT_CCACHE_PROGRAM)
+    foreach(lang CXX CUDA)
+      if(NOT CMAKE_${lang}_COMPILER_LAUNCHER AND NOT DEFINED ENV{CMAKE_${lang}_COMPILER_LAUNCHER})
+        set(CMAKE_${lang}_COMPILER_LAUNCHER "${VT_CCACHE_PROGRAM}")
+      endif()
+    endforeach()
+    message(STATUS "  ccache            : ${VT_CCACHE_PROGRAM} (VT_USE_CCACHE=OFF to build without)")
+  endif()
+endif()

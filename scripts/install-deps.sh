@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build git           # compiler and build
+  ccache                              # compiler cache (cmake/VtOptions.cmake uses it when present)
   libgtest-dev libgmock-dev           # GoogleTest suites
   librapidcheck-dev                   # property generators (case generators are rc::Gen)
   nlohmann-json3-dev                  # case args, manifests, reports
