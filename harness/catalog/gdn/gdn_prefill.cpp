@@ -4,6 +4,7 @@
 
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/gdn/gdn_recurrence_entry.h"
+#include "harness/catalog/gdn/varlen_upstream.h"
 #include "harness/golden/adapter.h"
 #include "harness/golden/upstream_call.h"
 #include "oracles/gdn/gdn_prefill.h"
@@ -189,38 +190,12 @@ int64_t TotalTokens(const Params& p) {
   return std::accumulate(lens.begin(), lens.end(), int64_t{0});
 }
 
-// The inverse of GoldenPrefill (vt-fuzz --upstream): the case as the
-// "gdn_prefill" runner key's call - fla's fused_recurrent_gated_delta_rule
-// over the varlen batch, the states in a NULL-block cache
-// (vt_regen/live.py gdn_prefill, ops_gdn.prefill_run). Every case has an
-// upstream form; its cost in the Triton interpreter (and the tolerance's
-// per-token bound) is per token step of a program (one sequence, one value
-// head, 32 value rows): measured 10-12 ms each on the loaded 2-core machine
-// (lens [40], Hv 4, Dv 64: 320 steps, 3.8 s), bounded at 200 (about 2.5 s)
-// so a minute holds tens of cases; larger ones are the oracle mode's.
-constexpr int64_t kUpstreamPrefillSteps = 200;
-
+// The inverse of the gdn_prefill adapter (vt-fuzz --upstream): fla's fused
+// recurrent kernel over the varlen batch (vt_regen/live.py gdn_prefill,
+// ops_gdn.prefill_run). Every case has an upstream form up to the
+// interpreter's cost bound (varlen_upstream.h).
 UpstreamCall UpstreamPrefill(const Case& c) {
-  const Params& p = c.params;
-  RequireElements(c, "out");
-  const TensorData& q = c.Get("q");
-  const TensorData& v = c.Get("v");
-  const int64_t tokens = q.shape[0], hk = q.shape[1], dk = q.shape[2], hv = v.shape[1], dv = v.shape[2];
-  const int64_t steps = tokens * hv * ((dv + 31) / 32);
-  if (steps > kUpstreamPrefillSteps) {
-    throw GoldenUnsupported(std::to_string(steps) + " Triton token steps (more than " +
-                            std::to_string(kUpstreamPrefillSteps) + "): too slow in the Triton interpreter");
-  }
-  UpstreamCall u;
-  u.op = "gdn_prefill";
-  u.args = {{"scale", p.Num("scale")}, {"Hk", hk},  {"Hv", hv}, {"Dk", dk}, {"Dv", dv}, {"seqlens", p.args.at("lens")},
-            {"use_qk_l2norm_in_kernel", false}, {"q_k_prenormalized", true}, {"with_initial_state", true}};
-  u.inputs = {UpstreamInput(c, "q", "q"),       UpstreamInput(c, "k", "k"),
-              UpstreamInput(c, "v", "v"),       UpstreamInput(c, "g", "g"),
-              UpstreamInput(c, "beta", "beta"), UpstreamInput(c, "state", "state_in"),
-              UpstreamInput(c, "query_start_loc", "query_start_loc")};
-  u.outputs = {UpstreamOutput(c, "out", "out"), UpstreamOutput(c, "state", "state_out")};
-  return u;
+  return UpstreamVarlenRecurrence(c, "gdn_prefill", {{"with_initial_state", true}});
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // per-key-channel decay: fla fused_recurrent_kda / naive_recurrent_kda).
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/gdn/kda_entry.h"
+#include "harness/catalog/gdn/varlen_upstream.h"
 #include "harness/golden/upstream_call.h"
 #include "oracles/gdn/kda_gated_delta_rule.h"
 #include "vt/ops.h"
@@ -90,33 +91,14 @@ namespace {
 // kda_recurrent_run). fused_recurrent_kda allocates its output like k and
 // indexes it with the value heads and dims: only Hk == Hv and Dk == Dv go
 // through it (ops_ssm.py). Cost as gdn_prefill's (the same kernel, IS_KDA):
-// bounded at 200 token steps x value heads x 32-row blocks.
-constexpr int64_t kUpstreamKdaSteps = 200;
-
+// bounded as gdn_prefill's (varlen_upstream.h).
 UpstreamCall UpstreamKda(const Case& c) {
-  const Params& p = c.params;
-  RequireElements(c, "out");
   const TensorData& q = c.Get("q");
   const TensorData& v = c.Get("v");
-  const int64_t tokens = q.shape[0], hk = q.shape[1], dk = q.shape[2], hv = v.shape[1], dv = v.shape[2];
-  if (hk != hv || dk != dv) {
+  if (q.shape[1] != v.shape[1] || q.shape[2] != v.shape[2]) {
     throw GoldenUnsupported("Hk != Hv or Dk != Dv (fused_recurrent_kda allocates its output like k)");
   }
-  const int64_t steps = tokens * hv * ((dv + 31) / 32);
-  if (steps > kUpstreamKdaSteps) {
-    throw GoldenUnsupported(std::to_string(steps) + " Triton token steps (more than " +
-                            std::to_string(kUpstreamKdaSteps) + "): too slow in the Triton interpreter");
-  }
-  UpstreamCall u;
-  u.op = "kda_gated_delta_rule";
-  u.args = {{"scale", p.Num("scale")}, {"Hk", hk},  {"Hv", hv}, {"Dk", dk}, {"Dv", dv}, {"seqlens", p.args.at("lens")},
-            {"use_qk_l2norm_in_kernel", false}, {"q_k_prenormalized", true}};
-  u.inputs = {UpstreamInput(c, "q", "q"),       UpstreamInput(c, "k", "k"),
-              UpstreamInput(c, "v", "v"),       UpstreamInput(c, "g", "g"),
-              UpstreamInput(c, "beta", "beta"), UpstreamInput(c, "state", "state_in"),
-              UpstreamInput(c, "query_start_loc", "query_start_loc")};
-  u.outputs = {UpstreamOutput(c, "out", "out"), UpstreamOutput(c, "state", "state_out")};
-  return u;
+  return gdn_entry::UpstreamVarlenRecurrence(c, "kda_gated_delta_rule", Json::object());
 }
 
 }  // namespace
