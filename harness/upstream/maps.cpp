@@ -24,29 +24,31 @@ const std::vector<UpstreamMap>& UpstreamMaps() {
   return maps;
 }
 
-TensorData UpstreamInput(const Case& c, const std::string& name, const std::string& as) {
-  const TensorData& src = c.Get(name);
+namespace {
+
+// A case tensor's dtype and shape under a manifest name, contiguous.
+TensorData ContiguousLike(const TensorData& src, const std::string& as, Role role) {
   TensorData t;
   t.name = as;
   t.dtype = src.dtype;
   t.fmt = src.fmt;
   t.shape = src.shape;
-  t.role = Role::kInput;
+  t.role = role;
   t.SetContiguous();
+  return t;
+}
+
+}  // namespace
+
+TensorData UpstreamInput(const Case& c, const std::string& name, const std::string& as) {
+  const TensorData& src = c.Get(name);
+  TensorData t = ContiguousLike(src, as, Role::kInput);
   t.storage = src.LogicalBytes();
   return t;
 }
 
 TensorData UpstreamOutput(const Case& c, const std::string& name, const std::string& as) {
-  const TensorData& src = c.Get(name);
-  TensorData t;
-  t.name = as;
-  t.dtype = src.dtype;
-  t.fmt = src.fmt;
-  t.shape = src.shape;
-  t.role = Role::kOutput;
-  t.SetContiguous();
-  return t;
+  return ContiguousLike(c.Get(name), as, Role::kOutput);
 }
 
 void RequireElements(const Case& c, const std::string& name) {

@@ -197,7 +197,10 @@ def main():
             doc = load_yaml(path, findings)
             if doc is None:
                 continue
-            findings += schema_findings(doc, schemas[kind], rel)
+            bad_shape = schema_findings(doc, schemas[kind], rel)
+            findings += bad_shape
+            if bad_shape:
+                continue  # the repository's rules read a schema-valid structure
             if kind == "workflow":
                 findings += workflow_rule_findings(root, rel, doc)
             else:
