@@ -185,7 +185,7 @@ ConformOptions ParseConformOptions(int argc, const char* const* argv, const Voca
                "results.json / report.md / report.html; exit 0 only when nothing failed.",
                "vt-conform"};
   std::vector<std::string> ops, modes, goldens;
-  std::string tier = "ci", seed, threads, shard;
+  std::string tier = "ci", seed, threads, shard, jobs;
   app.add_flag("--list", o.list, "ops in the catalog, with dtypes, error cases and claims (default off)");
   app.add_flag("--coverage", o.coverage, "op x mode matrix of what each op supports (default off)");
   app.add_option("--op", ops, "only these ops, repeatable (default all; see --list)")
@@ -209,6 +209,10 @@ ConformOptions ParseConformOptions(int argc, const char* const* argv, const Voca
       ->type_name("DIR")
       ->check(NonEmpty("a folder"));
   app.add_option("--shard", shard, "run every N-th case starting at I, 0 <= I < N (default 0/1)")->type_name("I/N");
+  app.add_option("--jobs", jobs, "processes the run is split over (each --shard i/N, merged into one report: the "
+                                 "same cases and verdicts as one process) (default 1)")
+      ->type_name("N")
+      ->check(IntCheck(1, 64));
   app.add_flag("--no-isolate", o.no_isolate, "run negative cases in-process, no fork (default off)");
   app.add_flag("--quiet", o.quiet, "no progress lines (default off)");
   app.add_option("--isa", o.isa, kIsaHelp)->type_name("TIER")->check(IsaCheck());
@@ -234,10 +238,13 @@ ConformOptions ParseConformOptions(int argc, const char* const* argv, const Voca
   if (!seed.empty()) o.seed = U64(seed);
   if (!threads.empty()) o.threads = Int(threads);
   if (!shard.empty()) Shard(shard, o.shard_index, o.shard_count);
+  if (!jobs.empty()) o.jobs = Int(jobs);
   o.golden_dirs = goldens;
   if (!o.case_id.empty() && (o.ops.size() != 1 || o.modes.size() != 1)) {
     throw UsageError("--case: needs exactly one --op and one --mode");
   }
+  if (o.jobs > 1 && !o.case_id.empty()) throw UsageError("--jobs: one --case runs in one process");
+  if (o.jobs > 1 && o.shard_count > 1) throw UsageError("--jobs: splits the run into shards itself, not with --shard");
   return o;
 }
 

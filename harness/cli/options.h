@@ -45,6 +45,7 @@ struct ConformOptions {
   std::vector<std::string> golden_dirs;  // empty = the default captures
   std::string report_dir;
   int shard_index = 0, shard_count = 1;
+  int jobs = 1;  // --jobs: processes the run is split over (harness/cli/conform_jobs.h)
   std::string backend = "cuda-emu";  // cuda mode: cuda-emu or cuda
   // Reports for CI (reports/README.md): JUnit XML, and an earlier results.json
   // whose differences head report.md.

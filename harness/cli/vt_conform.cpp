@@ -1,6 +1,7 @@
 // vt-conform: the conformance gate. Runs the check modes over the catalog and
 // writes results.json / report.md / report.html. Exit status 0 only when no
 // case FAILED or was MISTRUSTED.
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "harness/catalog/catalog.h"
+#include "harness/cli/conform_jobs.h"
 #include "harness/cli/options.h"
 #include "harness/runner/results_doc.h"
 #include "harness/runner/runner.h"
@@ -98,6 +100,56 @@ void PrintCoverage(const RunConfig& cfg) {
     }
   }
   (void)cfg;
+}
+
+// The arguments a --jobs job needs to run its shard of this run: everything
+// that selects and configures cases; reports, baseline and JUnit are the
+// parent's, after the merge.
+std::vector<std::string> JobArgs(const cli::ConformOptions& o) {
+  std::vector<std::string> a = {"--tier", std::string(Name(o.tier)), "--seed", std::to_string(o.seed)};
+  auto list = [&](const char* flag, const std::vector<std::string>& names) {
+    for (const std::string& n : names) a.insert(a.end(), {flag, n});
+  };
+  list("--op", o.ops);
+  list("--mode", o.modes);
+  list("--golden", o.golden_dirs);
+  if (o.threads > 0) a.insert(a.end(), {"--threads", std::to_string(o.threads)});
+  if (!o.isa.empty()) a.insert(a.end(), {"--isa", o.isa});
+  a.insert(a.end(), {"--backend", o.backend});
+  if (o.no_isolate) a.push_back("--no-isolate");
+  return a;
+}
+
+// What the one-process run prints after its cases, for a document either
+// path made; the exit status.
+int Finish(nlohmann::ordered_json& doc, const cli::ConformOptions& o, const nlohmann::ordered_json& baseline,
+           bool selected_ops) {
+  std::vector<std::string> paths;
+  if (!baseline.is_null()) doc["baseline"] = vt::reports::DiffDocs(baseline, doc);
+  try {
+    paths = vt::reports::WriteReports(doc, o.report_dir);
+    if (!o.junit.empty()) vt::reports::AtomicWriteFile(o.junit, vt::reports::JUnitXml(doc));
+  } catch (const std::exception& e) {
+    std::cout << doc["summary"].value("final_line", "") << "\n";
+    std::cerr << "vt-conform: " << cli::OneLine(e.what()) << "\n";
+    return 2;
+  }
+  std::cout << "reports: " << paths[0] << " " << paths[1] << " " << paths[2] << "\n";
+  if (!o.junit.empty()) std::cout << "junit: " << o.junit << "\n";
+  if (!baseline.is_null()) {
+    const auto& d = doc["baseline"];
+    std::cout << "baseline " << o.baseline << ": " << d["new_failures"].size() << " new failures, "
+              << d["disappeared"].size() << " cases disappeared, " << d["fixed"].size() << " fixed (report.md)\n";
+  }
+  const auto& sum = doc["summary"];
+  const int failures = sum.value("failed_incorrect", 0) + sum.value("failed_error", 0) + sum.value("mistrusted", 0);
+  const int ran = sum.value("passed", 0) + failures;
+  std::cout << sum.value("final_line", "") << "\n";
+  if (ran == 0 && selected_ops) {
+    std::cout << "vt-conform: no case ran: a run that checks nothing fails\n";
+    return 1;
+  }
+  return failures == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -211,33 +263,24 @@ int main(int argc, char** argv) {
   std::cerr << "\n";
   if (sel.ops.empty()) std::cerr << "vt-conform: the catalog is empty: nothing to check\n";
 
+  if (o.jobs > 1) {
+    cli::JobsPlan plan;
+    plan.jobs = o.jobs;
+    plan.args = JobArgs(o);
+    plan.work_dir = (std::filesystem::path(o.report_dir) / "jobs").string();
+    plan.progress = !o.quiet;
+    const auto t0 = std::chrono::steady_clock::now();
+    nlohmann::ordered_json doc;
+    try {
+      doc = cli::RunJobs(plan);
+    } catch (const std::exception& e) {
+      Die(e.what());
+    }
+    doc["meta"]["command"] = command;
+    doc["meta"]["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return Finish(doc, o, baseline, !sel.ops.empty());
+  }
   const Summary s = RunSelection(sel, cfg, std::cerr, !o.quiet);
-  std::vector<std::string> paths;
   nlohmann::ordered_json doc = ResultsDocument(s, cfg, meta);
-  if (!baseline.is_null()) doc["baseline"] = vt::reports::DiffDocs(baseline, doc);
-  try {
-    paths = vt::reports::WriteReports(doc, o.report_dir);
-    if (!o.junit.empty()) vt::reports::AtomicWriteFile(o.junit, vt::reports::JUnitXml(doc));
-  } catch (const std::exception& e) {
-    std::cout << s.FinalLine() << "\n";
-    std::cerr << "vt-conform: " << cli::OneLine(e.what()) << "\n";
-    return 2;
-  }
-  std::cout << "reports: " << paths[0] << " " << paths[1] << " " << paths[2] << "\n";
-  if (!o.junit.empty()) std::cout << "junit: " << o.junit << "\n";
-  if (!baseline.is_null()) {
-    const auto& d = doc["baseline"];
-    std::cout << "baseline " << o.baseline << ": " << d["new_failures"].size() << " new failures, "
-              << d["disappeared"].size() << " cases disappeared, " << d["fixed"].size() << " fixed (report.md)\n";
-  }
-  int ran = 0;
-  for (const auto& [outcome, n] : s.counts) {
-    ran += (outcome == Outcome::kSkipped || outcome == Outcome::kUnsupported) ? 0 : n;
-  }
-  std::cout << doc["summary"].value("final_line", "") << "\n";
-  if (ran == 0 && !sel.ops.empty()) {
-    std::cout << "vt-conform: no case ran: a run that checks nothing fails\n";
-    return 1;
-  }
-  return s.failures() == 0 ? 0 : 1;
+  return Finish(doc, o, baseline, !sel.ops.empty());
 }

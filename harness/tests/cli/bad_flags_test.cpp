@@ -12,9 +12,12 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -139,6 +142,11 @@ std::vector<Bad> BadCommandLines() {
       {"conform", {"--shard", "0/0"}, "--shard"},
       {"conform", {"--shard", "-1/4"}, "--shard"},
       {"conform", {"--shard", "/4"}, "--shard"},
+      {"conform", {"--jobs", "0"}, "--jobs"},
+      {"conform", {"--jobs", "abc"}, "--jobs"},
+      {"conform", {"--jobs", "65"}, "--jobs"},
+      {"conform", {"--jobs", "2", "--shard", "0/2"}, "--jobs"},
+      {"conform", {"--jobs", "2", "--case", "rms_norm(T=7,seed=0x1)"}, "--jobs"},
       {"conform", {"--op", ""}, "--op"},
       {"conform", {"--op", "nosuchop"}, "--op"},
       {"conform", {"--op", "rms_norm,,l2_norm"}, "--op"},
@@ -260,6 +268,39 @@ TEST(BadFlags, GoodFlagsStillRun) {
   }
   const Outcome h = RunTool(VT_GOLDEN_BIN, {"--help"}, std::chrono::seconds(30));
   EXPECT_TRUE(h.exited && h.code == 0);
+  fs::remove_all(kTmp);
+}
+
+// --jobs N: N processes, each a shard, merged into the document one process
+// writes - every case, in order, with the same verdict, reason and figures
+// (only timings differ) - and the run's exit status; a failure in a job
+// still fails the run.
+nlohmann::json CasesWithoutTimes(const std::string& results) {
+  std::ifstream f(results);
+  nlohmann::json d = nlohmann::json::parse(f);
+  nlohmann::json cases = d.at("cases");
+  for (auto& c : cases) c.erase("seconds");
+  return cases;
+}
+
+TEST(Jobs, MergedRunIsTheOneProcessRun) {
+  const std::vector<std::string> run = {"--op", "rms_norm,embedding", "--mode", "oracle,threads,negative",
+                                        "--tier", "smoke", "--seed", "0x77", "--quiet"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = run;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  const Outcome one = RunTool(VT_CONFORM_BIN, with({"--report", kTmp + "/one"}), std::chrono::seconds(300));
+  const Outcome three =
+      RunTool(VT_CONFORM_BIN, with({"--jobs", "3", "--report", kTmp + "/three"}), std::chrono::seconds(300));
+  ASSERT_TRUE(one.exited && one.code == 0) << one.err;
+  ASSERT_TRUE(three.exited && three.code == 0) << three.err;
+  const nlohmann::json a = CasesWithoutTimes(kTmp + "/one/results.json");
+  const nlohmann::json b = CasesWithoutTimes(kTmp + "/three/results.json");
+  ASSERT_GT(a.size(), 20u);
+  EXPECT_EQ(a, b);
+  EXPECT_FALSE(fs::exists(kTmp + "/three/jobs")) << "the jobs' folders are removed after the merge";
   fs::remove_all(kTmp);
 }
 
