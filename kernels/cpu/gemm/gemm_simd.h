@@ -14,11 +14,19 @@
 // Structure of ComputeBlockImpl (one thread, one block of outputs):
 //   - decode (one row, a [K,N]-ordered f32/bf16 weight): no packing; the
 //     weight rows are streamed in place into f32 accumulators (DecodeRow);
-//   - otherwise, per block of up to kBlockRows rows: the rows are widened to
-//     f32 ONCE and packed kMR-interleaved ([K][kMR] per group, rows past the
-//     block zero); per panel of kNV*L columns the weight is packed to f32
-//     ([K][kNV*L], dtype and orientation resolved once per panel, columns
-//     past the block zero); a kMR x kNV register tile runs the whole K.
+//   - otherwise the block is cut into sub-blocks of at most kColBlock
+//     columns x kUnitRows rows (PackedBlock), and each sub-block runs K in
+//     passes of kDepthBlock (KBlocked): per pass the weight rows of the pass
+//     are packed to f32 once ([kc][kNV*L] per panel, dtype and orientation
+//     resolved once per panel, columns past the block zero), then per block
+//     of kRowBlock rows the activations of the pass are widened ONCE and
+//     packed kMR-interleaved, and a kMR x kNV register tile runs the pass's
+//     k over each (row group, panel), its accumulators loaded from and
+//     stored to an f32 buffer between passes. K blocking keeps the tile's
+//     weight panel (kDepthBlock x kNV*L floats) in L1 across a row block
+//     and the pass's packed weight in L2; an accumulator stored and
+//     reloaded in f32 is the same value, so each output still takes k = 0,
+//     1, ... in order and the bytes are those of one pass over the whole K.
 #pragma once
 
 // Internal linkage: each tier's file compiles these under its own target, and
@@ -26,9 +34,12 @@
 namespace vt::cpu::gemm::simd {
 namespace {
 
-inline constexpr int kMR = 6;            // rows per register tile
-inline constexpr int kNV = 2;            // vectors of columns per register tile
-inline constexpr int64_t kRowBlock = 96;  // rows widened and packed at once
+inline constexpr int kMR = 6;              // rows per register tile
+inline constexpr int kNV = 2;              // vectors of columns per register tile
+inline constexpr int64_t kRowBlock = 96;   // rows widened and packed at once (a multiple of kMR)
+inline constexpr int64_t kDepthBlock = 256;  // k per pass: the avx512 panel pass is 256 x 32 floats = 32 KB (L1)
+inline constexpr int64_t kColBlock = 512;  // columns per sub-block: a pass's packed weight, 512 KB on avx512 (L2)
+inline constexpr int64_t kUnitRows = 384;  // rows per sub-block: its f32 accumulators, <= 768 KB (L2)
 
 inline int64_t Min(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -44,34 +55,36 @@ inline float Widen(DType dt, const unsigned char* base, int64_t e) {
   return dt == DType::kBF16 ? BF16ToF32(h) : F16ToF32(h);
 }
 
-// Rows [i0, i0 + rows) of a into groups of kMR rows: dst[g][p * kMR + r].
+// Rows [i0, i0 + rows) of a, columns [p0, p0 + kc), into groups of kMR rows:
+// dst[g][p * kMR + r] (rows past the block +0).
 template <DType T>
-void PackRows(const Problem& pr, int64_t i0, int64_t rows, float* dst) {
+void PackRows(const Problem& pr, int64_t i0, int64_t rows, int64_t p0, int64_t kc, float* dst) {
   const auto* a = static_cast<const unsigned char*>(pr.a);
-  const int64_t k = pr.k;
   for (int64_t g = 0; g * kMR < rows; ++g) {
-    float* gd = dst + g * k * kMR;
+    float* gd = dst + g * kc * kMR;
     for (int r = 0; r < kMR; ++r) {
       const int64_t row = g * kMR + r;
       if (row >= rows) {
-        for (int64_t p = 0; p < k; ++p) gd[p * kMR + r] = 0.0f;
+        for (int64_t p = 0; p < kc; ++p) gd[p * kMR + r] = 0.0f;
         continue;
       }
-      const int64_t e0 = (i0 + row) * pr.a_rs;
-      for (int64_t p = 0; p < k; ++p) gd[p * kMR + r] = Widen(T, a, e0 + p);
+      const int64_t e0 = (i0 + row) * pr.a_rs + p0;
+      for (int64_t p = 0; p < kc; ++p) gd[p * kMR + r] = Widen(T, a, e0 + p);
     }
   }
 }
 
-// Weight columns [j0, j0 + w) as dst[p * width + c], zero for c >= w.
+// Weight rows [p0, p0 + kc) of columns [j0, j0 + w) as dst[p * width + c],
+// zero for c >= w.
 template <class V, DType T>
-void PackCols(const Problem& pr, int64_t j0, int64_t w, int width, float* dst) {
+void PackCols(const Problem& pr, int64_t j0, int64_t w, int width, int64_t p0, int64_t kc, float* dst) {
   const auto* b = static_cast<const unsigned char*>(pr.b);
-  const int64_t k = pr.k;
   if constexpr (T != DType::kF16) {
     if (!pr.b_nk && w == width) {  // whole vectors of a [K,N]-ordered row: widened in registers
-      for (int64_t p = 0; p < k; ++p) {
-        for (int c = 0; c < width; c += V::kLanes) V::Store(dst + p * width + c, V::template LoadAs<T>(b, p * pr.ldb + j0 + c));
+      for (int64_t p = 0; p < kc; ++p) {
+        for (int c = 0; c < width; c += V::kLanes) {
+          V::Store(dst + p * width + c, V::template LoadAs<T>(b, (p0 + p) * pr.ldb + j0 + c));
+        }
       }
       return;
     }
@@ -79,17 +92,17 @@ void PackCols(const Problem& pr, int64_t j0, int64_t w, int width, float* dst) {
   if (pr.b_nk) {
     for (int c = 0; c < width; ++c) {
       if (c >= w) {
-        for (int64_t p = 0; p < k; ++p) dst[p * width + c] = 0.0f;
+        for (int64_t p = 0; p < kc; ++p) dst[p * width + c] = 0.0f;
         continue;
       }
-      const int64_t e0 = (j0 + c) * pr.ldb;
-      for (int64_t p = 0; p < k; ++p) dst[p * width + c] = Widen(T, b, e0 + p);
+      const int64_t e0 = (j0 + c) * pr.ldb + p0;
+      for (int64_t p = 0; p < kc; ++p) dst[p * width + c] = Widen(T, b, e0 + p);
     }
     return;
   }
-  for (int64_t p = 0; p < k; ++p) {
+  for (int64_t p = 0; p < kc; ++p) {
     float* row = dst + p * width;
-    const int64_t e0 = p * pr.ldb + j0;
+    const int64_t e0 = (p0 + p) * pr.ldb + j0;
     int c = 0;
     for (; c < w; ++c) row[c] = Widen(T, b, e0 + c);
     for (; c < width; ++c) row[c] = 0.0f;
@@ -110,23 +123,45 @@ inline void StoreRow(const Problem& pr, int64_t i, int64_t j0, int64_t w, const 
   }
 }
 
-// acc[r][c] = sum over p in order of ap[p][r] * bp[p][c], c < kNV * L.
-template <class V>
-void Tile(const float* ap, const float* bp, int64_t k, float* acc) {
+// The activations of one row group for a pass: packed (dst of PackRows:
+// a(r, p) = base[p * kMR + r]), or read in place from f32 rows
+// (a(r, p) = row[r][p]; rows past the problem point at a real row, so the
+// tile's spare rows compute values nobody stores).
+struct GroupA {
+  const float* base = nullptr;
+  const float* row[kMR] = {};
+};
+
+// One pass of kc steps of a kMR x kNV tile: acc[r][c] (row r at acc + r * ldc)
+// starts at +0 on the first pass, else at the f32 value the previous pass
+// stored, then takes a(r, p) * bp[p][c] for p = 0..kc-1 in order.
+template <class V, bool kInPlace>
+void Tile(const GroupA& ga, const float* bp, int64_t kc, float* acc, int64_t ldc, bool first) {
   constexpr int L = V::kLanes;
   typename V::T c[kMR][kNV];
+  if (first) {
 #pragma GCC unroll 16
-  for (int r = 0; r < kMR; ++r) {
+    for (int r = 0; r < kMR; ++r) {
 #pragma GCC unroll 4
-    for (int v = 0; v < kNV; ++v) c[r][v] = V::Zero();
+      for (int v = 0; v < kNV; ++v) c[r][v] = V::Zero();
+    }
+  } else {
+#pragma GCC unroll 16
+    for (int r = 0; r < kMR; ++r) {
+#pragma GCC unroll 4
+      for (int v = 0; v < kNV; ++v) c[r][v] = V::Load(acc + r * ldc + v * L);
+    }
   }
-  for (int64_t p = 0; p < k; ++p) {
+  const float* rows[kMR];
+#pragma GCC unroll 16
+  for (int r = 0; r < kMR; ++r) rows[r] = ga.row[r];
+  for (int64_t p = 0; p < kc; ++p) {
     typename V::T b[kNV];
 #pragma GCC unroll 4
     for (int v = 0; v < kNV; ++v) b[v] = V::Load(bp + p * (kNV * L) + v * L);
 #pragma GCC unroll 16
     for (int r = 0; r < kMR; ++r) {
-      const typename V::T av = V::Set1(ap[p * kMR + r]);
+      const typename V::T av = V::Set1(kInPlace ? rows[r][p] : ga.base[p * kMR + r]);
 #pragma GCC unroll 4
       for (int v = 0; v < kNV; ++v) c[r][v] = V::MulAdd(c[r][v], av, b[v]);
     }
@@ -134,28 +169,61 @@ void Tile(const float* ap, const float* bp, int64_t k, float* acc) {
 #pragma GCC unroll 16
   for (int r = 0; r < kMR; ++r) {
 #pragma GCC unroll 4
-    for (int v = 0; v < kNV; ++v) V::Store(acc + r * (kNV * L) + v * L, c[r][v]);
+    for (int v = 0; v < kNV; ++v) V::Store(acc + r * ldc + v * L, c[r][v]);
   }
 }
 
+// Rows [r0, r1) x columns [c0, c1) with c1 - c0 <= kColBlock: K in passes
+// of kDepthBlock (one pass when K = 0: the tiles write +0), the f32
+// accumulators in acc ([rows rounded up to kMR][panels * width]), then one
+// rounding per output to out.
+template <class V, DType A, DType B>
+void KBlocked(const Problem& pr, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+  constexpr int kWidth = kNV * V::kLanes;
+  // f32 activations are read in place (nothing to widen); others are packed.
+  constexpr bool kInPlace = A == DType::kF32;
+  const int64_t k = pr.k, n = c1 - c0, m = r1 - r0;
+  const int64_t panels = (n + kWidth - 1) / kWidth, ldc = panels * kWidth;
+  const int64_t kcmax = Min(kDepthBlock, k);
+  float* apack = kInPlace ? nullptr : Scratch(0, kRowBlock * kcmax);
+  float* bpack = Scratch(1, ldc * kcmax);
+  float* acc = Scratch(2, (m + kMR) * ldc);
+  const auto* a = static_cast<const float*>(pr.a);
+  int64_t p0 = 0;
+  do {
+    const int64_t kc = Min(kDepthBlock, k - p0);
+    for (int64_t q = 0; q < panels; ++q) {
+      PackCols<V, B>(pr, c0 + q * kWidth, Min(kWidth, n - q * kWidth), kWidth, p0, kc, bpack + q * kc * kWidth);
+    }
+    for (int64_t i0 = r0; i0 < r1; i0 += kRowBlock) {
+      const int64_t rows = Min(kRowBlock, r1 - i0);
+      if (!kInPlace) PackRows<A>(pr, i0, rows, p0, kc, apack);
+      for (int64_t q = 0; q < panels; ++q) {
+        for (int64_t g = 0; g * kMR < rows; ++g) {
+          GroupA ga;
+          if (kInPlace) {
+            for (int r = 0; r < kMR; ++r) ga.row[r] = a + (i0 + Min(g * kMR + r, rows - 1)) * pr.a_rs + p0;
+          } else {
+            ga.base = apack + g * kc * kMR;
+          }
+          Tile<V, kInPlace>(ga, bpack + q * kc * kWidth, kc, acc + (i0 - r0 + g * kMR) * ldc + q * kWidth, ldc,
+                            p0 == 0);
+        }
+      }
+    }
+    p0 += kc;
+  } while (p0 < k);
+  for (int64_t i = r0; i < r1; ++i) StoreRow(pr, i, c0, n, acc + (i - r0) * ldc);
+}
+
+// Any block: sub-blocks of at most kUnitRows x kColBlock, so the scratch and
+// the pass's packed weight stay cache-sized whatever the caller hands over
+// (batched_matmul passes whole rows of a batch).
 template <class V, DType A, DType B>
 void PackedBlock(const Problem& pr, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
-  constexpr int kWidth = kNV * V::kLanes;
-  const int64_t k = pr.k;
-  float* apack = Scratch(0, kRowBlock * k);
-  float* bpack = Scratch(1, kWidth * k);
-  float acc[kMR * kWidth];
-  for (int64_t i0 = r0; i0 < r1; i0 += kRowBlock) {
-    const int64_t rows = Min(kRowBlock, r1 - i0);
-    PackRows<A>(pr, i0, rows, apack);
-    for (int64_t j0 = c0; j0 < c1; j0 += kWidth) {
-      const int64_t w = Min(kWidth, c1 - j0);
-      PackCols<V, B>(pr, j0, w, kWidth, bpack);
-      for (int64_t g = 0; g * kMR < rows; ++g) {
-        Tile<V>(apack + g * k * kMR, bpack, k, acc);
-        const int valid = static_cast<int>(Min(kMR, rows - g * kMR));
-        for (int r = 0; r < valid; ++r) StoreRow(pr, i0 + g * kMR + r, j0, w, acc + r * kWidth);
-      }
+  for (int64_t j0 = c0; j0 < c1; j0 += kColBlock) {
+    for (int64_t i0 = r0; i0 < r1; i0 += kUnitRows) {
+      KBlocked<V, A, B>(pr, i0, Min(r1, i0 + kUnitRows), j0, Min(c1, j0 + kColBlock));
     }
   }
 }
