@@ -74,6 +74,19 @@ void PackRows(const Problem& pr, int64_t i0, int64_t rows, int64_t p0, int64_t k
   }
 }
 
+// t[c] = n elements (n <= L, the rest +0) of weight row c, for c < rows,
+// from element e0 + c * ldb; t[c] = +0 for c >= rows (not read).
+template <class V, DType T>
+inline void LoadNk(const unsigned char* b, int64_t e0, int64_t ldb, int rows, int n, typename V::T* t) {
+  for (int c = 0; c < V::kLanes; ++c) {
+    if (c >= rows) {
+      t[c] = V::Zero();
+    } else {
+      t[c] = n == V::kLanes ? V::template LoadAs<T>(b, e0 + c * ldb) : V::template LoadPartial<T>(b, e0 + c * ldb, n);
+    }
+  }
+}
+
 // Weight rows [p0, p0 + kc) of columns [j0, j0 + w) as dst[p * width + c],
 // zero for c >= w.
 template <class V, DType T>
@@ -84,6 +97,21 @@ void PackCols(const Problem& pr, int64_t j0, int64_t w, int width, int64_t p0, i
       for (int64_t p = 0; p < kc; ++p) {
         for (int c = 0; c < width; c += V::kLanes) {
           V::Store(dst + p * width + c, V::template LoadAs<T>(b, (p0 + p) * pr.ldb + j0 + c));
+        }
+      }
+      return;
+    }
+  }
+  if constexpr (T != DType::kF16) {
+    if (pr.b_nk) {  // [N,K]-ordered: L weight rows x L k at a time, transposed in registers
+      constexpr int L = V::kLanes;
+      for (int v = 0; v < width / L; ++v) {
+        for (int64_t p = 0; p < kc; p += L) {
+          const int n = static_cast<int>(Min(L, kc - p));
+          typename V::T t[L];
+          LoadNk<V, T>(b, (j0 + v * L) * pr.ldb + p0 + p, pr.ldb, static_cast<int>(Min(L, w - v * L)), n, t);
+          V::Transpose(t);
+          for (int q = 0; q < n; ++q) V::Store(dst + (p + q) * width + v * L, t[q]);
         }
       }
       return;
@@ -282,15 +310,55 @@ void DecodeRow(const Problem& pr, int64_t i, int64_t c0, int64_t c1) {
   StoreRow(pr, i, c0, w, acc);
 }
 
+// Weight rows are read kPrefetchK elements ahead of use (decode, [N,K]
+// weight): L rows advance together, more streams than the hardware
+// prefetcher follows (measured: 5.8 -> 5.0 ms for 1 x 4096 @ 4096^2 f32).
+inline constexpr int64_t kPrefetchK = 128;
+
+// One row against an [N,K]-ordered f32/bf16 weight (matmul_bt's plain
+// weight; decode). Per vector of L outputs, the L weight rows are read along
+// k, L k at a time, transposed in registers so that lane c holds output c's
+// weight, and each k's multiply and add is applied in order - only the n
+// valid k of a ragged last step (a +0 step would turn a -0 sum into +0).
+template <class V, DType A, DType B>
+void DecodeRowNk(const Problem& pr, int64_t i, int64_t c0, int64_t c1) {
+  constexpr int L = V::kLanes;
+  constexpr int64_t kEs = B == DType::kF32 ? 4 : 2;
+  const int64_t k = pr.k;
+  float* arow = Scratch(0, k);
+  const auto* a = static_cast<const unsigned char*>(pr.a);
+  const auto* b = static_cast<const unsigned char*>(pr.b);
+  for (int64_t p = 0; p < k; ++p) arow[p] = Widen(A, a, i * pr.a_rs + p);
+  float res[L];
+  for (int64_t j0 = c0; j0 < c1; j0 += L) {
+    const int rows = static_cast<int>(Min(L, c1 - j0));
+    typename V::T s = V::Zero();
+    for (int64_t p = 0; p < k; p += L) {
+      const int n = static_cast<int>(Min(L, k - p));
+      if (p + kPrefetchK < k) {
+        for (int c = 0; c < rows; ++c) __builtin_prefetch(b + ((j0 + c) * pr.ldb + p + kPrefetchK) * kEs, 0, 3);
+      }
+      typename V::T t[L];
+      LoadNk<V, B>(b, j0 * pr.ldb + p, pr.ldb, rows, n, t);
+      V::Transpose(t);
+      for (int q = 0; q < n; ++q) s = V::MulAdd(s, V::Set1(arow[p + q]), t[q]);
+    }
+    V::Store(res, s);
+    StoreRow(pr, i, j0, rows, res);
+  }
+}
+
 template <class V, DType A>
 void DispatchB(const Problem& pr, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
-  const bool decode = r1 - r0 == 1 && !pr.b_nk && pr.b_dt != DType::kF16;
+  const bool decode = r1 - r0 == 1 && pr.b_dt != DType::kF16;
   switch (pr.b_dt) {
     case DType::kF16: return PackedBlock<V, A, DType::kF16>(pr, r0, r1, c0, c1);
     case DType::kBF16:
-      return decode ? DecodeRow<V, A, DType::kBF16>(pr, r0, c0, c1) : PackedBlock<V, A, DType::kBF16>(pr, r0, r1, c0, c1);
+      if (!decode) return PackedBlock<V, A, DType::kBF16>(pr, r0, r1, c0, c1);
+      return pr.b_nk ? DecodeRowNk<V, A, DType::kBF16>(pr, r0, c0, c1) : DecodeRow<V, A, DType::kBF16>(pr, r0, c0, c1);
     default:
-      return decode ? DecodeRow<V, A, DType::kF32>(pr, r0, c0, c1) : PackedBlock<V, A, DType::kF32>(pr, r0, r1, c0, c1);
+      if (!decode) return PackedBlock<V, A, DType::kF32>(pr, r0, r1, c0, c1);
+      return pr.b_nk ? DecodeRowNk<V, A, DType::kF32>(pr, r0, c0, c1) : DecodeRow<V, A, DType::kF32>(pr, r0, c0, c1);
   }
 }
 
