@@ -162,9 +162,12 @@ struct GroupA {
 
 // One pass of kc steps of a kMR x kNV tile: acc[r][c] (row r at acc + r * ldc)
 // starts at +0 on the first pass, else at the f32 value the previous pass
-// stored, then takes a(r, p) * bp[p][c] for p = 0..kc-1 in order.
+// stored, then takes a(r, p) * bp[p][c] for p = 0..kc-1 in order, and is
+// stored to dst (row r at dst + r * ldd: acc itself, or an f32 out on the
+// last pass).
 template <class V, bool kInPlace>
-void Tile(const GroupA& ga, const float* bp, int64_t kc, float* acc, int64_t ldc, bool first) {
+void Tile(const GroupA& ga, const float* bp, int64_t kc, float* acc, int64_t ldc, bool first, float* dst,
+          int64_t ldd) {
   constexpr int L = V::kLanes;
   typename V::T c[kMR][kNV];
   if (first) {
@@ -197,7 +200,7 @@ void Tile(const GroupA& ga, const float* bp, int64_t kc, float* acc, int64_t ldc
 #pragma GCC unroll 16
   for (int r = 0; r < kMR; ++r) {
 #pragma GCC unroll 4
-    for (int v = 0; v < kNV; ++v) V::Store(acc + r * ldc + v * L, c[r][v]);
+    for (int v = 0; v < kNV; ++v) V::Store(dst + r * ldd + v * L, c[r][v]);
   }
 }
 
@@ -217,12 +220,16 @@ void KBlocked(const Problem& pr, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
   float* bpack = Scratch(1, ldc * kcmax);
   float* acc = Scratch(2, (m + kMR) * ldc);
   const auto* a = static_cast<const float*>(pr.a);
+  const bool out_f32 = pr.out_dt == DType::kF32;
+  float* out = static_cast<float*>(pr.out);
+  const int64_t full_panels = n / kWidth;
   int64_t p0 = 0;
   do {
     const int64_t kc = Min(kDepthBlock, k - p0);
     for (int64_t q = 0; q < panels; ++q) {
       PackCols<V, B>(pr, c0 + q * kWidth, Min(kWidth, n - q * kWidth), kWidth, p0, kc, bpack + q * kc * kWidth);
     }
+    const bool last = p0 + kc >= k;
     for (int64_t i0 = r0; i0 < r1; i0 += kRowBlock) {
       const int64_t rows = Min(kRowBlock, r1 - i0);
       if (!kInPlace) PackRows<A>(pr, i0, rows, p0, kc, apack);
@@ -234,14 +241,24 @@ void KBlocked(const Problem& pr, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
           } else {
             ga.base = apack + g * kc * kMR;
           }
-          Tile<V, kInPlace>(ga, bpack + q * kc * kWidth, kc, acc + (i0 - r0 + g * kMR) * ldc + q * kWidth, ldc,
-                            p0 == 0);
+          float* tacc = acc + (i0 - r0 + g * kMR) * ldc + q * kWidth;
+          // The last pass of a whole tile stores straight to an f32 out.
+          const bool direct = last && out_f32 && q < full_panels && (g + 1) * kMR <= rows;
+          float* dst = direct ? out + (i0 + g * kMR) * pr.out_rs + c0 + q * kWidth : tacc;
+          Tile<V, kInPlace>(ga, bpack + q * kc * kWidth, kc, tacc, ldc, p0 == 0, dst, direct ? pr.out_rs : ldc);
         }
       }
     }
     p0 += kc;
   } while (p0 < k);
-  for (int64_t i = r0; i < r1; ++i) StoreRow(pr, i, c0, n, acc + (i - r0) * ldc);
+  // The rest: to out's dtype, or (f32 out) the ragged panel and short groups.
+  for (int64_t i0 = r0; i0 < r1; i0 += kRowBlock) {
+    const int64_t rows = Min(kRowBlock, r1 - i0);
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t done = out_f32 && r < rows / kMR * kMR ? full_panels * kWidth : 0;
+      if (done < n) StoreRow(pr, i0 + r, c0 + done, n - done, acc + (i0 + r - r0) * ldc + done);
+    }
+  }
 }
 
 // Any block: sub-blocks of at most kUnitRows x kColBlock, so the scratch and
