@@ -104,7 +104,11 @@ int Main(int argc, char** argv, const std::string& tool, const std::vector<Compa
   static std::string reps = quick ? "--benchmark_repetitions=3" : "--benchmark_repetitions=7";
   static std::string min_time = quick ? "--benchmark_min_time=0.05" : "--benchmark_min_time=0.3";
   static std::string aggregates = "--benchmark_report_aggregates_only=true";
-  args.insert(args.begin() + 1, {reps.data(), min_time.data(), aggregates.data()});
+  // Repetitions of all benchmarks in a random interleaved order: vt and its
+  // baseline sample the same stretches of a shared machine's load, instead
+  // of one running in a quiet minute and the other in a busy one.
+  static std::string interleave = "--benchmark_enable_random_interleaving=true";
+  args.insert(args.begin() + 1, {reps.data(), min_time.data(), aggregates.data(), interleave.data()});
   int n = static_cast<int>(args.size());
   benchmark::Initialize(&n, args.data());
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 2;
