@@ -19,10 +19,11 @@
 //     passes of kDepthBlock (KBlocked): per pass the weight rows of the pass
 //     are packed to f32 once ([kc][kNV*L] per panel, dtype and orientation
 //     resolved once per panel, columns past the block zero), then per block
-//     of kRowBlock rows the activations of the pass are widened ONCE and
-//     packed kMR-interleaved, and a kMR x kNV register tile runs the pass's
-//     k over each (row group, panel), its accumulators loaded from and
-//     stored to an f32 buffer between passes. K blocking keeps the tile's
+//     of kRowBlock rows the activations of the pass are read in place (f32)
+//     or widened ONCE to f32 rows (f16/bf16), and a kMR x kNV register tile
+//     runs the pass's k over each (row group, panel), its accumulators
+//     loaded from and stored to an f32 buffer between passes (the last
+//     pass of a whole tile stores to an f32 out directly). K blocking keeps the tile's
 //     weight panel (kDepthBlock x kNV*L floats) in L1 across a row block
 //     and the pass's packed weight in L2; an accumulator stored and
 //     reloaded in f32 is the same value, so each output still takes k = 0,
@@ -55,22 +56,20 @@ inline float Widen(DType dt, const unsigned char* base, int64_t e) {
   return dt == DType::kBF16 ? BF16ToF32(h) : F16ToF32(h);
 }
 
-// Rows [i0, i0 + rows) of a, columns [p0, p0 + kc), into groups of kMR rows:
-// dst[g][p * kMR + r] (rows past the block +0).
-template <DType T>
-void PackRows(const Problem& pr, int64_t i0, int64_t rows, int64_t p0, int64_t kc, float* dst) {
+// Rows [i0, i0 + rows) of a (f16/bf16), columns [p0, p0 + kc), widened to
+// f32 row-major: dst[r * kc + p] (bf16 by whole vectors, exact).
+template <class V, DType T>
+void WidenRows(const Problem& pr, int64_t i0, int64_t rows, int64_t p0, int64_t kc, float* dst) {
+  constexpr int L = V::kLanes;
   const auto* a = static_cast<const unsigned char*>(pr.a);
-  for (int64_t g = 0; g * kMR < rows; ++g) {
-    float* gd = dst + g * kc * kMR;
-    for (int r = 0; r < kMR; ++r) {
-      const int64_t row = g * kMR + r;
-      if (row >= rows) {
-        for (int64_t p = 0; p < kc; ++p) gd[p * kMR + r] = 0.0f;
-        continue;
-      }
-      const int64_t e0 = (i0 + row) * pr.a_rs + p0;
-      for (int64_t p = 0; p < kc; ++p) gd[p * kMR + r] = Widen(T, a, e0 + p);
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t e0 = (i0 + r) * pr.a_rs + p0;
+    float* d = dst + r * kc;
+    int64_t p = 0;
+    if constexpr (T == DType::kBF16) {
+      for (; p + L <= kc; p += L) V::Store(d + p, V::template LoadAs<T>(a, e0 + p));
     }
+    for (; p < kc; ++p) d[p] = Widen(T, a, e0 + p);
   }
 }
 
@@ -151,22 +150,13 @@ inline void StoreRow(const Problem& pr, int64_t i, int64_t j0, int64_t w, const 
   }
 }
 
-// The activations of one row group for a pass: packed (dst of PackRows:
-// a(r, p) = base[p * kMR + r]), or read in place from f32 rows
-// (a(r, p) = row[r][p]; rows past the problem point at a real row, so the
-// tile's spare rows compute values nobody stores).
-struct GroupA {
-  const float* base = nullptr;
-  const float* row[kMR] = {};
-};
-
 // One pass of kc steps of a kMR x kNV tile: acc[r][c] (row r at acc + r * ldc)
 // starts at +0 on the first pass, else at the f32 value the previous pass
 // stored, then takes a(r, p) * bp[p][c] for p = 0..kc-1 in order, and is
 // stored to dst (row r at dst + r * ldd: acc itself, or an f32 out on the
 // last pass).
-template <class V, bool kInPlace>
-void Tile(const GroupA& ga, const float* bp, int64_t kc, float* acc, int64_t ldc, bool first, float* dst,
+template <class V>
+void Tile(const float* const* arows, const float* bp, int64_t kc, float* acc, int64_t ldc, bool first, float* dst,
           int64_t ldd) {
   constexpr int L = V::kLanes;
   typename V::T c[kMR][kNV];
@@ -185,14 +175,14 @@ void Tile(const GroupA& ga, const float* bp, int64_t kc, float* acc, int64_t ldc
   }
   const float* rows[kMR];
 #pragma GCC unroll 16
-  for (int r = 0; r < kMR; ++r) rows[r] = ga.row[r];
+  for (int r = 0; r < kMR; ++r) rows[r] = arows[r];
   for (int64_t p = 0; p < kc; ++p) {
     typename V::T b[kNV];
 #pragma GCC unroll 4
     for (int v = 0; v < kNV; ++v) b[v] = V::Load(bp + p * (kNV * L) + v * L);
 #pragma GCC unroll 16
     for (int r = 0; r < kMR; ++r) {
-      const typename V::T av = V::Set1(kInPlace ? rows[r][p] : ga.base[p * kMR + r]);
+      const typename V::T av = V::Set1(rows[r][p]);
 #pragma GCC unroll 4
       for (int v = 0; v < kNV; ++v) c[r][v] = V::MulAdd(c[r][v], av, b[v]);
     }
@@ -211,7 +201,8 @@ void Tile(const GroupA& ga, const float* bp, int64_t kc, float* acc, int64_t ldc
 template <class V, DType A, DType B>
 void KBlocked(const Problem& pr, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
   constexpr int kWidth = kNV * V::kLanes;
-  // f32 activations are read in place (nothing to widen); others are packed.
+  // f32 activations are read in place (nothing to widen); f16/bf16 ones are
+  // widened once per pass and 96-row block.
   constexpr bool kInPlace = A == DType::kF32;
   const int64_t k = pr.k, n = c1 - c0, m = r1 - r0;
   const int64_t panels = (n + kWidth - 1) / kWidth, ldc = panels * kWidth;
@@ -232,20 +223,21 @@ void KBlocked(const Problem& pr, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
     const bool last = p0 + kc >= k;
     for (int64_t i0 = r0; i0 < r1; i0 += kRowBlock) {
       const int64_t rows = Min(kRowBlock, r1 - i0);
-      if (!kInPlace) PackRows<A>(pr, i0, rows, p0, kc, apack);
+      // Row r of the block at abase + r * lda, k from p0.
+      const float* abase = kInPlace ? a + i0 * pr.a_rs + p0 : apack;
+      const int64_t lda = kInPlace ? pr.a_rs : kc;
+      if constexpr (!kInPlace) WidenRows<V, A>(pr, i0, rows, p0, kc, apack);
       for (int64_t q = 0; q < panels; ++q) {
         for (int64_t g = 0; g * kMR < rows; ++g) {
-          GroupA ga;
-          if (kInPlace) {
-            for (int r = 0; r < kMR; ++r) ga.row[r] = a + (i0 + Min(g * kMR + r, rows - 1)) * pr.a_rs + p0;
-          } else {
-            ga.base = apack + g * kc * kMR;
-          }
+          // Rows past the block point at its last row: the tile's spare rows
+          // compute values nobody stores.
+          const float* arows[kMR];
+          for (int r = 0; r < kMR; ++r) arows[r] = abase + Min(g * kMR + r, rows - 1) * lda;
           float* tacc = acc + (i0 - r0 + g * kMR) * ldc + q * kWidth;
           // The last pass of a whole tile stores straight to an f32 out.
           const bool direct = last && out_f32 && q < full_panels && (g + 1) * kMR <= rows;
           float* dst = direct ? out + (i0 + g * kMR) * pr.out_rs + c0 + q * kWidth : tacc;
-          Tile<V, kInPlace>(ga, bpack + q * kc * kWidth, kc, tacc, ldc, p0 == 0, dst, direct ? pr.out_rs : ldc);
+          Tile<V>(arows, bpack + q * kc * kWidth, kc, tacc, ldc, p0 == 0, dst, direct ? pr.out_rs : ldc);
         }
       }
     }
