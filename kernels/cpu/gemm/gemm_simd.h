@@ -12,8 +12,10 @@
 // lanes run across output columns, so vectorising changes no sum.
 //
 // Structure of ComputeBlockImpl (one thread, one block of outputs):
-//   - decode (one row, a [K,N]-ordered f32/bf16 weight): no packing; the
-//     weight rows are streamed in place into f32 accumulators (DecodeRow);
+//   - decode (one row, an f32/bf16 weight): no packing; a [K,N]-ordered
+//     weight's rows are streamed in place into f32 accumulators
+//     (DecodeRow), an [N,K] one is read L rows along k and transposed in
+//     registers (DecodeRowNk);
 //   - otherwise the block is cut into sub-blocks of at most kColBlock
 //     columns x kUnitRows rows (PackedBlock), and each sub-block runs K in
 //     passes of kDepthBlock (KBlocked): per pass the weight rows of the pass
@@ -23,11 +25,11 @@
 //     or widened ONCE to f32 rows (f16/bf16), and a kMR x kNV register tile
 //     runs the pass's k over each (row group, panel), its accumulators
 //     loaded from and stored to an f32 buffer between passes (the last
-//     pass of a whole tile stores to an f32 out directly). K blocking keeps the tile's
-//     weight panel (kDepthBlock x kNV*L floats) in L1 across a row block
-//     and the pass's packed weight in L2; an accumulator stored and
-//     reloaded in f32 is the same value, so each output still takes k = 0,
-//     1, ... in order and the bytes are those of one pass over the whole K.
+//     pass of a whole tile stores to an f32 out directly). K blocking keeps
+//     the tile's weight panel (kDepthBlock x kNV*L floats) in L1 across a
+//     row block and the pass's packed weight in L2; an accumulator stored
+//     and reloaded in f32 is the same value, so each output still takes
+//     k = 0, 1, ... in order and the bytes are those of one pass over K.
 #pragma once
 
 // Internal linkage: each tier's file compiles these under its own target, and
@@ -152,7 +154,7 @@ inline void StoreRow(const Problem& pr, int64_t i, int64_t j0, int64_t w, const 
 
 // One pass of kc steps of a kMR x kNV tile: acc[r][c] (row r at acc + r * ldc)
 // starts at +0 on the first pass, else at the f32 value the previous pass
-// stored, then takes a(r, p) * bp[p][c] for p = 0..kc-1 in order, and is
+// stored, then takes arows[r][p] * bp[p][c] for p = 0..kc-1 in order, and is
 // stored to dst (row r at dst + r * ldd: acc itself, or an f32 out on the
 // last pass).
 template <class V>
