@@ -207,6 +207,13 @@ std::string BlasCore(char** argv) {
   return core;
 }
 
+// OPENBLAS_VERSION is " OpenBLAS 0.3.21 " (its own name, padded).
+std::string Trimmed(std::string v) {
+  v.erase(0, v.find_first_not_of(' '));
+  v.erase(v.find_last_not_of(' ') + 1);
+  return v;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -245,7 +252,7 @@ int main(int argc, char** argv) {
   // The ceiling row: speed = the fraction of FMA arithmetic the contract can reach.
   if (!peak.empty()) cmps.push_back({peak, "mul-then-add", "fma", {}, 0.0});
   return vt::bench::Main(argc, argv, "vt-bench-gemm", cmps,
-                         "baselines: OpenBLAS " + std::string(OPENBLAS_VERSION) + ", core " + blas_core +
+                         "baselines: " + Trimmed(OPENBLAS_VERSION) + ", core " + blas_core +
                              " (FMA; vt multiplies then adds, the seed's rounding)"
 #ifdef VT_BENCH_TORCH
                              "; libtorch matmul"
