@@ -32,16 +32,19 @@ std::string Name(const std::string& problem, const std::string& impl, int thread
   return problem + "/" + impl + "/t" + std::to_string(threads);
 }
 
-// Keeps the console output and records each benchmark's median real time (ms).
+// Keeps the console output and records each benchmark's median real time
+// (ms) and median CPU time of the timing thread (ms; at 1 thread the whole
+// work, and less disturbed than real time when other jobs share the cores).
 class MedianReporter : public benchmark::ConsoleReporter {
  public:
-  std::map<std::string, double> median_ms;
+  std::map<std::string, double> median_ms, cpu_median_ms;
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs) {
       if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median" && !r.error_occurred) {
-        // GetAdjustedRealTime is in r.time_unit; the multiplier turns seconds into that unit.
-        median_ms[r.run_name.function_name] =
-            r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit) * 1e3;
+        // GetAdjusted*Time is in r.time_unit; the multiplier turns seconds into that unit.
+        const double to_ms = 1e3 / benchmark::GetTimeUnitMultiplier(r.time_unit);
+        median_ms[r.run_name.function_name] = r.GetAdjustedRealTime() * to_ms;
+        cpu_median_ms[r.run_name.function_name] = r.GetAdjustedCPUTime() * to_ms;
       }
     }
     ConsoleReporter::ReportRuns(runs);
@@ -101,7 +104,11 @@ int Main(int argc, char** argv, const std::string& tool, const std::vector<Compa
   static std::string reps = quick ? "--benchmark_repetitions=3" : "--benchmark_repetitions=7";
   static std::string min_time = quick ? "--benchmark_min_time=0.05" : "--benchmark_min_time=0.3";
   static std::string aggregates = "--benchmark_report_aggregates_only=true";
-  args.insert(args.begin() + 1, {reps.data(), min_time.data(), aggregates.data()});
+  // Repetitions of all benchmarks in a random interleaved order: vt and its
+  // baseline sample the same stretches of a shared machine's load, instead
+  // of one running in a quiet minute and the other in a busy one.
+  static std::string interleave = "--benchmark_enable_random_interleaving=true";
+  args.insert(args.begin() + 1, {reps.data(), min_time.data(), aggregates.data(), interleave.data()});
   int n = static_cast<int>(args.size());
   benchmark::Initialize(&n, args.data());
   if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 2;
@@ -152,6 +159,23 @@ int Main(int argc, char** argv, const std::string& tool, const std::vector<Compa
       rows.push_back(row);
     }
   }
+  // At 1 thread the timing thread's CPU time is all the work: the same
+  // ratios by CPU time, for runs beside other jobs (real time then counts
+  // the time slices the others took).
+  std::ostringstream cpu_table;
+  for (const Comparison& c : comparisons) {
+    const auto ours = rep.cpu_median_ms.find(Name(c.problem, c.ours, 1));
+    const auto base = rep.cpu_median_ms.find(Name(c.problem, c.baseline, 1));
+    if (ours == rep.cpu_median_ms.end() || base == rep.cpu_median_ms.end()) continue;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-33s %7d  %-17s %-17s %8.3f %8.3f %7.2f %6.2f\n", c.problem.c_str(), 1,
+                  c.ours.c_str(), c.baseline.c_str(), ours->second, base->second, base->second / ours->second,
+                  ours->second / base->second);
+    cpu_table << line;
+  }
+  if (!cpu_table.str().empty()) {
+    table << "by CPU time of the timing thread (1 thread: the whole work), medians:\n" << cpu_table.str();
+  }
   if (!note.empty()) table << note << "\n";
   std::cout << table.str() << std::flush;
   nlohmann::ordered_json doc = {{"tool", tool},
@@ -160,7 +184,9 @@ int Main(int argc, char** argv, const std::string& tool, const std::vector<Compa
                                 {"cores_online", sysconf(_SC_NPROCESSORS_ONLN)},
                                 {"isa_best", std::string(vt::Name(vt::BestIsa()))},
                                 {"quick", quick},
+                                {"note", note},
                                 {"medians_ms", rep.median_ms},
+                                {"cpu_medians_ms", rep.cpu_median_ms},
                                 {"comparisons", rows}};
   std::ofstream out(json_path);
   out << doc.dump(1) << "\n";

@@ -196,6 +196,48 @@ void CheckTier(Isa tier, bool specials) {
   EXPECT_GT(checked, 1000);
 }
 
+// The vector tiers' blocking (gemm_simd.h): K runs in passes of 256 with the
+// f32 accumulators stored and reloaded between passes, columns in
+// sub-blocks of 512, rows in sub-blocks of up to 384 (the partition shares
+// rows out in 6-row multiples). Shapes just past each edge - a second and a
+// ragged third K pass, one column past a sub-block, row counts that leave a
+// short last group - must still give the portable tier's bytes (one pass over
+// the whole K). Normal values: a dropped or reordered carry moves every sum.
+void CheckBlockEdges(Isa tier) {
+  if (!vt::IsaSupported(tier)) GTEST_SKIP() << "this CPU does not run the " << vt::Name(tier) << " tier";
+  const Shape shapes[] = {{1, 40, 257}, {7, 40, 257}, {13, 33, 600}, {6, 513, 256}, {97, 17, 513},
+                          {391, 70, 300}, {2, 530, 290}};
+  int checked = 0, nan_pairs = 0;
+  uint32_t seed = 100;
+  for (Op op : {Op::kMatmul, Op::kMatmulBt, Op::kMatmulBtRepacked, Op::kBatched}) {
+    for (const Dtypes& d : {kDtypes[0], kDtypes[1], kDtypes[3]}) {
+      if (op == Op::kBatched && d.a != d.b) continue;
+      for (const Shape& s : shapes) {
+        const int64_t g = op == Op::kBatched ? 3 : 1;
+        const int64_t a_pad = op == Op::kMatmul ? 0 : 5;
+        const auto a = Fill(d.a, g * s.m * (s.k + a_pad), ++seed, false);
+        const auto b = Fill(d.b, g * s.k * s.n, ++seed, false);
+        const auto want = Run(op, s, d, Isa::kPortable, 1, a, b, a_pad);
+        for (int threads : {1, 2}) {
+          const uint64_t before = vt::TierRunCount(tier);
+          const auto got = Run(op, s, d, tier, threads, a, b, a_pad);
+          ASSERT_GT(vt::TierRunCount(tier), before) << "the " << vt::Name(tier) << " tier never ran";
+          const std::string diff = FirstDiff(got, want, d.out, nan_pairs);
+          ASSERT_TRUE(diff.empty()) << OpName(op) << " M=" << s.m << " N=" << s.n << " K=" << s.k
+                                    << " a=" << vt::Name(d.a) << " b=" << vt::Name(d.b) << " out=" << vt::Name(d.out)
+                                    << " tier=" << vt::Name(tier) << " threads=" << threads << ": " << diff;
+          ++checked;
+        }
+      }
+    }
+  }
+  std::printf("%d block-edge calls checked\n", checked);
+  EXPECT_EQ(nan_pairs, 0) << "normal inputs make no NaN";
+}
+
+TEST(GemmTiers, Avx2BlockEdgesBytesEqualPortable) { CheckBlockEdges(Isa::kAvx2); }
+TEST(GemmTiers, Avx512BlockEdgesBytesEqualPortable) { CheckBlockEdges(Isa::kAvx512); }
+
 TEST(GemmTiers, Avx2BytesEqualPortable) { CheckTier(Isa::kAvx2, false); }
 TEST(GemmTiers, Avx512BytesEqualPortable) { CheckTier(Isa::kAvx512, false); }
 TEST(GemmTiers, Avx2SpecialValuesBytesEqualPortable) { CheckTier(Isa::kAvx2, true); }

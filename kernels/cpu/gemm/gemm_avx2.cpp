@@ -42,6 +42,26 @@ struct V256 {
       return FromBf16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(base + e * 2)));
     }
   }
+  // r[q] lane c becomes r[c] lane q (an 8 x 8 transpose in registers):
+  // pairs, then quads inside each 128-bit half, then the halves.
+  static void Transpose(T r[8]) {
+    T t[8], u[8];
+    for (int i = 0; i < 4; ++i) {
+      t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);      // per half: a0 b0 a1 b1
+      t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);  // per half: a2 b2 a3 b3
+    }
+    // u[4i + e], half j: rows 4i..4i+3 of column 4j + e.
+    for (int i = 0; i < 2; ++i) {
+      u[4 * i + 0] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+      u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+      u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+      u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+    }
+    for (int e = 0; e < 4; ++e) {
+      r[e] = _mm256_permute2f128_ps(u[e], u[4 + e], 0x20);      // low halves: column e
+      r[4 + e] = _mm256_permute2f128_ps(u[e], u[4 + e], 0x31);  // high halves: column 4 + e
+    }
+  }
   // The first n (< 8) of them, the other lanes +0; lanes past n are not read.
   template <DType B>
   static T LoadPartial(const unsigned char* base, int64_t e, int n) {

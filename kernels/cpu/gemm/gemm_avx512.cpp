@@ -41,6 +41,33 @@ struct V512 {
       return FromBf16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(base + e * 2)));
     }
   }
+  // r[q] lane c becomes r[c] lane q (a 16 x 16 transpose in registers):
+  // pairs, then quads inside each 128-bit block, then the 4 x 4 blocks.
+  static void Transpose(T r[16]) {
+    T t[16], u[16];
+    for (int i = 0; i < 8; ++i) {
+      t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);      // per block: a0 b0 a1 b1
+      t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);  // per block: a2 b2 a3 b3
+    }
+    // u[4i + e], block j: rows 4i..4i+3 of column 4j + e.
+    for (int i = 0; i < 4; ++i) {
+      u[4 * i + 0] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+      u[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+      u[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+      u[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+    }
+    // Column 4j + e gathers block j of u[e], u[4 + e], u[8 + e], u[12 + e].
+    for (int e = 0; e < 4; ++e) {
+      const T v0 = _mm512_shuffle_f32x4(u[e], u[4 + e], 0x44);      // A0 A1 B0 B1
+      const T v1 = _mm512_shuffle_f32x4(u[e], u[4 + e], 0xEE);      // A2 A3 B2 B3
+      const T v2 = _mm512_shuffle_f32x4(u[8 + e], u[12 + e], 0x44);  // C0 C1 D0 D1
+      const T v3 = _mm512_shuffle_f32x4(u[8 + e], u[12 + e], 0xEE);  // C2 C3 D2 D3
+      r[e] = _mm512_shuffle_f32x4(v0, v2, 0x88);                      // A0 B0 C0 D0
+      r[4 + e] = _mm512_shuffle_f32x4(v0, v2, 0xDD);                  // A1 B1 C1 D1
+      r[8 + e] = _mm512_shuffle_f32x4(v1, v3, 0x88);
+      r[12 + e] = _mm512_shuffle_f32x4(v1, v3, 0xDD);
+    }
+  }
   // The first n (< 16) of them, the other lanes +0; masked lanes are not read.
   template <DType B>
   static T LoadPartial(const unsigned char* base, int64_t e, int n) {

@@ -10,12 +10,15 @@
 namespace vt::cpu::gemm {
 namespace {
 
-// Block sizes of the partition. A block's packed activation rows (kBlockRows
-// x K floats) and one packed weight panel (K x 32 floats) stay in L2 for
-// K up to about 1024; the activation block is packed once per block, so wide
-// blocks amortise it. Decode (M = 1) blocks are sized below.
-constexpr int64_t kBlockRows = 96;   // a multiple of both tiers' 6-row micro-tile
-constexpr int64_t kBlockCols = 512;  // a multiple of both tiers' panel widths
+// Block sizes of the partition. Within a block the tier runs K in passes
+// and packs each pass's weight rows once for all the block's rows
+// (gemm_simd.h KBlocked), so tall blocks amortise the weight packing and
+// wide ones the activation packing. Blocks of up to kBlockRows rows (the
+// rows of a problem shared out evenly in multiples of the 6-row tile) x
+// kBlockCols columns match the tier's own sub-block; decode (M = 1) blocks
+// are sized below.
+constexpr int64_t kBlockRows = 384;  // gemm_simd.h kUnitRows
+constexpr int64_t kBlockCols = 512;  // gemm_simd.h kColBlock: a multiple of both tiers' panel widths
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -30,7 +33,9 @@ float* Scratch(int slot, int64_t n) {
 
 void RunVectorTier(const ExecContext& ctx, const Problem& p, int64_t m, int64_t n) {
   if (m <= 0 || n <= 0) return;
-  const int64_t brows = std::min(m, kBlockRows);
+  // Rows per block: m shared out over the fewest blocks of at most
+  // kBlockRows, rounded up to the 6-row tile (1024 rows: 3 blocks of 342 -> 348).
+  const int64_t brows = std::min(m, (CeilDiv(m, CeilDiv(m, kBlockRows)) + 5) / 6 * 6);
   // Narrow problems split their columns finer so every thread gets work.
   const int nth = ctx.ResolvedThreads();
   int64_t bcols = kBlockCols;
