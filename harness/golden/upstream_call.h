@@ -69,5 +69,6 @@ UpstreamMap UpstreamMap_kda_gated_delta_rule();
 UpstreamMap UpstreamMap_moe_router_topk();
 UpstreamMap UpstreamMap_causal_conv1d_update();
 UpstreamMap UpstreamMap_matmul_nvfp4_fp4();
+UpstreamMap UpstreamMap_rope_from_cache();  // long_context_rope (harness/catalog/composite/)
 
 }  // namespace vt::conform

@@ -23,7 +23,8 @@ const std::vector<UpstreamMap>& UpstreamMaps() {
                                                 UpstreamMap_kda_gated_delta_rule(),
                                                 UpstreamMap_moe_router_topk(),
                                                 UpstreamMap_causal_conv1d_update(),
-                                                UpstreamMap_matmul_nvfp4_fp4()};
+                                                UpstreamMap_matmul_nvfp4_fp4(),
+                                                UpstreamMap_rope_from_cache()};
   return maps;
 }
 

@@ -1,6 +1,6 @@
 """The third batch of runner keys for the upstream worker (vt-fuzz --upstream).
 
-moe_router_topk, causal_conv1d_update and matmul_nvfp4_fp4. Each function has
+moe_router_topk, causal_conv1d_update, matmul_nvfp4_fp4 and long_context_rope. Each function has
 live.py's signature (args, specs, arrays, outputs) and runs the callable
 `vt-golden regen` uses for the key (ops_more.py, ops_fp4.py) on the inputs the
 catalog's inverse adapter wrote; each tolerance is derived for what vt-fuzz
@@ -181,5 +181,74 @@ def matmul_nvfp4_fp4(args, specs, arrays, outputs):
                   oracle=_prov("matmul_nvfp4_fp4", emu.dequantize_to_dtype, NVFP4_MM_HOW, [NVFP4_MM_ADJUSTMENT]))
 
 
-LIVE = {"moe_router_topk": moe_router_topk, "causal_conv1d_update": causal_conv1d_update,
+# --- long_context_rope (rope_from_cache's scaled caches) -------------------------------
+
+def _rope_f32_need(q, k, rot, neox, cache_max, u=U32):
+    """Per element of q_out and k_out (f32): the kernel rotates with the adapter's cache, within 2^-21 relative
+    of vLLM's (long_context_rope.cpp: the angles bit-exact, torch's cos/sin within one ulp, * mscale), upstream
+    with its own; each side rounds two products and an add/sub. A pair (x1, x2) moves by at most
+    (|x1| + |x2|) max|cache| (2^-21 + 4u) (1 + 2^-21), plus 2^-150 per f32 operation that underflows (6);
+    dims past rotary_dim are copied (exact)."""
+    half = rot // 2
+    per = 2.0 ** -21 + 4 * u
+    needs = []
+    for x in (q, k):  # [T, H, D] f64
+        n = np.zeros_like(x)
+        a, b = (x[..., :half], x[..., half:rot]) if neox else (x[..., 0:rot:2], x[..., 1:rot:2])
+        pair = (np.abs(a) + np.abs(b)) * cache_max * per * (1 + 2.0 ** -21) + 6 * F32_UNDERFLOW
+        if neox:
+            n[..., :half], n[..., half:rot] = pair, pair
+        else:
+            n[..., 0:rot:2], n[..., 1:rot:2] = pair, pair
+        needs.append(n)
+    return needs
+
+
+def long_context_rope(args, specs, arrays, outputs):
+    from . import ops_rope, rope_bf16_tol
+    from .trust import fit_tolerance
+    man = _man(args, specs)
+    dtype = man["tensors"]["q_in"]["dtype"]
+    head, max_pos, neox = int(args["head_size"]), int(args["max_position"]), bool(args.get("is_neox_style", True))
+    params = dict(args["rope_parameters"])
+    if params.get("rope_type") not in ("default", "linear", "llama3", "yarn") or "mrope_section" in params:
+        raise ValueError("long_context_rope: only the default, linear, llama3 and yarn caches with 1-d positions "
+                         "are mapped")
+    positions = replay._t(man, arrays, "positions").long()
+    q_in, k_in = replay._t(man, arrays, "q_in"), replay._t(man, arrays, "k_in")
+    t = q_in.shape[0]
+    q, k = q_in.reshape(t, -1), k_in.reshape(t, -1)  # vLLM's [T, H * D]
+    rope, fwd_name, got, adjustments = ops_rope.run_rope(head, max_pos, neox, params, dtype, positions, q, k)
+    res = {"q_out": got["q_out"].reshape(q_in.shape), "k_out": got["k_out"].reshape(k_in.shape),
+           "cos_sin_cache": got["cos_sin_cache"]}
+    _finite_or_skip(res, arrays, "products that overflow")
+    stored = _stored(res, outputs)
+    rot = int(params.get("rope_dim", head))
+    if dtype == "f32":
+        from .caseio import as_float
+        cache_max = float(got["cos_sin_cache"].float().abs().max())
+        need_q, need_k = _rope_f32_need(q_in.double().numpy(), k_in.double().numpy(), rot, neox, cache_max)
+        w = np.concatenate([as_float("f32", stored[n][1]).ravel() for n in ("q_out", "k_out")])
+        need = np.concatenate([need_q.ravel(), need_k.ravel()])
+        # rtol from 2^-21 up: the adapter holds the cache to 2^-21 only under a manifest rtol at least that
+        atol, rtol = fit_tolerance(need, w, [2.0 ** -j for j in range(21, 6, -1)], floor=6 * F32_UNDERFLOW)
+        tol = {"atol": atol, "rtol": rtol}
+        why = ("f32: the kernel rotates with the adapter's cache (within 2^-21 relative of vLLM's: angles bit-exact, "
+               "torch's cos/sin within one ulp, * mscale), upstream with its own; two products and an add per side: "
+               "per element (|x1| + |x2|) max|cache| (2^-21 + 4 u32), dims past rotary_dim exact; the (atol, rtol) "
+               "pair covering every element that leaves the fewest vacuous (trust.fit_tolerance), rtol >= 2^-21 so "
+               "that the cache is held to its own bound")
+    else:
+        # vt-golden regen's bf16 rule for this key (rope_bf16_tol.py), on the case's own data
+        rope32, _, _, _ = ops_rope.run_rope(head, max_pos, neox, params, "f32", positions, q.float(), k.float())
+        tol, why = rope_bf16_tol.derive(rope, rope32, ops_rope.rope_forward, positions, q, k, got["q_out"],
+                                        got["k_out"])
+    fwd = getattr(type(rope), fwd_name)
+    return Result(stored, tol, why,
+                  oracle=_prov(("long_context_rope", type(rope).__name__), fwd,
+                               f"get_rope(...) -> {type(rope).__name__}.{fwd_name} (plain torch) on CPU tensors",
+                               adjustments))
+
+
+LIVE = {"long_context_rope": long_context_rope, "moe_router_topk": moe_router_topk, "causal_conv1d_update": causal_conv1d_update,
         "matmul_nvfp4_fp4": matmul_nvfp4_fp4}
