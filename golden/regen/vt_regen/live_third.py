@@ -181,6 +181,42 @@ def matmul_nvfp4_fp4(args, specs, arrays, outputs):
                   oracle=_prov("matmul_nvfp4_fp4", emu.dequantize_to_dtype, NVFP4_MM_HOW, [NVFP4_MM_ADJUSTMENT]))
 
 
+# --- rope (rope_neox) in bf16 ---------------------------------------------------------
+
+def rope_plain_bf16_tol(args, positions, q, k, e_f32, stored):
+    """(tol, reason) for a bf16 `rope` case (live_more.rope), rope_bf16_tol.py's shape for the plain cache.
+
+    Upstream (get_rope(dtype=bf16).forward_native) rotates with a bf16 cache in bf16 torch ops (each product
+    and the sum rounded to bf16); the kernel takes f32 cos/sin of its double angle, rotates in f32 and rounds
+    once at the store. m: upstream's own forward in f32 (vLLM's f32 cache, f32 arithmetic) on the same
+    inputs, measured per element; our value before its store is within e_f32 of m (the f32 `rope` rule,
+    live_more._rope_tol: vLLM's f32 angle against the double one, cos/sin and the f32 products). So
+    |ours - upstream| <= (1 + u) (g + e_f32) + u |w| + 2^-134, g = |w - m| measured, u = 2^-8 (our store;
+    2^-134: its rounding into bf16's subnormals); fitted as the (atol, rtol) pair covering every element
+    that leaves the fewest vacuous (trust.fit_tolerance)."""
+    from . import ops_rope
+    from .caseio import as_float
+    from .trust import fit_tolerance
+    u = 2.0 ** -8
+    params = {"rope_type": "default", "rope_theta": float(args["base"]), "rope_dim": int(args["rotary_dim"])}
+    _, _, m, _ = ops_rope.run_rope(int(args["head_size"]), int(args["max_position"]), True, params, "f32",
+                                   positions, q.float(), k.float())
+    need, ws, gap = [], [], 0.0
+    for name in ("q_out", "k_out"):
+        w = as_float("bf16", stored[name][1]).ravel()
+        g = np.abs(w - m[name].double().numpy().ravel())
+        gap = max(gap, float(g.max(initial=0.0)))
+        need.append((1 + u) * (g + e_f32) + u * np.abs(w) + 2.0 ** -134)
+        ws.append(w)
+    need, w = np.concatenate(need), np.concatenate(ws)
+    atol, rtol = fit_tolerance(need, w, [2.0 ** -j for j in range(8, 3, -1)], floor=2.0 ** -133)
+    why = (f"bf16: upstream rotates with a bf16 cache in bf16 ops, ours in f32 from f32 cos/sin of the double angle "
+           f"and rounds once: per element (1 + 2^-8)(g + E) + 2^-8 |w|, g = |upstream - its own f32 forward| "
+           f"measured (max {gap:.3g}), E = {e_f32:.3g} the f32 rule (angle drift, cos/sin, products); the (atol, "
+           f"rtol) pair covering every element that leaves the fewest vacuous (trust.fit_tolerance)")
+    return {"atol": atol, "rtol": rtol}, why
+
+
 # --- long_context_rope (rope_from_cache's scaled caches) -------------------------------
 
 def _rope_f32_need(q, k, rot, neox, cache_max, u=U32):
