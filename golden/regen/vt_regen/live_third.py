@@ -160,10 +160,8 @@ def matmul_nvfp4_fp4(args, specs, arrays, outputs):
     s = torch.matmul(a, b.t())
     alpha = np.float32(args["alpha"])
     got = {"out": s * torch.tensor(alpha, dtype=torch.float32)}
+    # u8 inputs only: any non-finite out (an overflow) is SKIPPED (NaN scale bytes are left out by to_upstream)
     _finite_or_skip(got, arrays, "an f32 product that overflows")
-    if not bool(torch.isfinite(got["out"]).all()):
-        from .live import Inexpressible
-        raise Inexpressible("upstream's out is not finite (a NaN block scale byte or an overflow)")
     # The decoded operands (a 2-bit e2m1 significand times a 4-bit e4m3 one) and their products (12 bits) are
     # exact in f32: the two f32 sums differ by E (matmul's rule: upstream's sum measured against the exact one,
     # the kernel's running error bound in its order), then each side rounds alpha * sum once:
