@@ -66,5 +66,9 @@ UpstreamMap UpstreamMap_silu_and_mul_fp4_quant();
 UpstreamMap UpstreamMap_silu_mul_fp4_quant();
 UpstreamMap UpstreamMap_sigmoid_gate_fp4_quant();
 UpstreamMap UpstreamMap_kda_gated_delta_rule();
+UpstreamMap UpstreamMap_moe_router_topk();
+UpstreamMap UpstreamMap_causal_conv1d_update();
+UpstreamMap UpstreamMap_matmul_nvfp4_fp4();
+UpstreamMap UpstreamMap_rope_from_cache();  // long_context_rope (harness/catalog/composite/)
 
 }  // namespace vt::conform

@@ -20,7 +20,11 @@ const std::vector<UpstreamMap>& UpstreamMaps() {
                                                 UpstreamMap_silu_and_mul_fp4_quant(),
                                                 UpstreamMap_silu_mul_fp4_quant(),
                                                 UpstreamMap_sigmoid_gate_fp4_quant(),
-                                                UpstreamMap_kda_gated_delta_rule()};
+                                                UpstreamMap_kda_gated_delta_rule(),
+                                                UpstreamMap_moe_router_topk(),
+                                                UpstreamMap_causal_conv1d_update(),
+                                                UpstreamMap_matmul_nvfp4_fp4(),
+                                                UpstreamMap_rope_from_cache()};
   return maps;
 }
 

@@ -234,16 +234,24 @@ def _rope_tol(args, positions, xs):
 def rope(args, specs, arrays, outputs):
     from . import ops_rope
     man = _man(args, specs)
-    if not args.get("is_neox_style", True) or man["tensors"]["q_in"]["dtype"] != "f32":
-        raise ValueError("rope: only NeoX pairing on f32 q/k is mapped")
+    dtype = man["tensors"]["q_in"]["dtype"]
+    if not args.get("is_neox_style", True) or dtype not in ("f32", "bf16"):
+        raise ValueError("rope: only NeoX pairing on f32 or bf16 q/k is mapped")
     positions = replay._t(man, arrays, "positions")
     params = {"rope_type": "default", "rope_theta": float(args["base"]), "rope_dim": int(args["rotary_dim"])}
+    q, k = replay._t(man, arrays, "q_in"), replay._t(man, arrays, "k_in")
     rope_obj, fwd_name, got, adjustments = ops_rope.run_rope(
-        int(args["head_size"]), int(args["max_position"]), True, params, "f32", positions,
-        replay._t(man, arrays, "q_in"), replay._t(man, arrays, "k_in"))
+        int(args["head_size"]), int(args["max_position"]), True, params, dtype, positions, q, k)
     got = {"q_out": got["q_out"], "k_out": got["k_out"]}
     _finite_or_skip(got, arrays, "f32 products that overflow")
     atol = _rope_tol(args, arrays["positions"], [_f64(args, specs, arrays, n) for n in ("q_in", "k_in")])
+    if dtype == "bf16":
+        from .live_third import rope_plain_bf16_tol
+        tol, why = rope_plain_bf16_tol(args, positions, q, k, atol, _stored(got, outputs))
+        fwd = getattr(type(rope_obj), fwd_name)
+        return Result(_stored(got, outputs), tol, why,
+                      oracle=_prov(("rope", "bf16"), fwd, f"get_rope(..., dtype=bf16) -> {type(rope_obj).__name__}."
+                                   f"{fwd_name} (plain torch, bf16 cache and arithmetic) on CPU tensors", adjustments))
     why = ("f32, per element (|x1| + |x2|)(|dtheta| + 7 u32) at its largest over the case: vLLM's f32 angle "
            "(f32 pow and reciprocal for inv_freq, the product by t) is off from the kernel's double one by "
            "(4 + ln base) u32 p inv_freq_i (0 for pair 0), cos/sin within one ulp each side, then two f32 products "

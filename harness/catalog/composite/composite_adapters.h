@@ -23,6 +23,12 @@ const std::vector<CompositeGoldenAdapter>& CompositeGoldenAdapters();
 
 // The adapters themselves (one function per module).
 GoldenMapping MapLongContextRope(const GoldenCase& g);
+// rope_from_cache's "scaling" draws (long_context_rope.cpp): a cache vLLM
+// builds for a rope scaling (default, linear, llama3, yarn) instead of
+// arbitrary values - what vt-fuzz --upstream can hold to long_context_rope.
+bool RopeFromCacheScaled(const Params& p);
+// Such a cache, [P, rot] f32 values (rope_scaling.h, vLLM's f32 order).
+std::vector<double> RopeFromCacheScaledCache(const Params& p);
 GoldenMapping MapDenseAttention(const GoldenCase& g);
 GoldenMapping MapMoeBlock(const GoldenCase& g);  // harness/catalog/composite/moe_block.cpp
 // moe_block's router ties: rows where upstream's recorded top-k ids and the

@@ -28,6 +28,7 @@
 #include "harness/catalog/claims.h"
 #include "harness/catalog/composite/composite_adapters.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "harness/golden/rope_scaling.h"
 
 namespace vt::conform {
@@ -242,6 +243,81 @@ GoldenMapping MapLongContextRope(const GoldenCase& g) {
     }
   }
   return m;
+}
+
+// --- vt-fuzz --upstream: rope_from_cache's scaled caches as long_context_rope calls ---
+
+namespace {
+
+// The rope_parameters and max_position of a drawn scaling whose vLLM cache
+// has exactly P rows (P a multiple of 4: linear and YaRN enlarge by 4).
+std::pair<Json, int64_t> DrawnRopeParameters(const Params& p) {
+  const std::string kind = p.Str("scaling");
+  const int64_t rows = p.Int("P"), quarter = rows / 4;
+  Json j = {{"rope_type", kind}, {"rope_theta", 10000.0}, {"rope_dim", p.Int("rot")}};
+  int64_t max_position = rows;
+  if (kind == "linear") {  // max_position * factor rows
+    j["factor"] = 4.0;
+    max_position = quarter;
+  } else if (kind == "llama3") {  // max_position rows; the bands from the original length
+    j["factor"] = 8.0;
+    j["low_freq_factor"] = 1.0;
+    j["high_freq_factor"] = 4.0;
+    j["original_max_position_embeddings"] = quarter;
+  } else if (kind == "yarn") {  // original length * factor rows
+    j["factor"] = 4.0;
+    j["original_max_position_embeddings"] = quarter;
+  }
+  return {j, max_position};
+}
+
+UpstreamCall UpstreamLongContextRope(const Case& c) {
+  const Params& p = c.params;
+  RequireElements(c, "q");
+  if (!RopeFromCacheScaled(p)) {
+    throw GoldenUnsupported("an arbitrary cache (long_context_rope's caches are the ones vLLM builds from "
+                            "rope_parameters: the scaling draws)");
+  }
+  if (p.Has("values") && p.Str("values") == "special") {
+    throw GoldenUnsupported("non-finite values in q, k or the cache (no golden can vouch for them, and the cache is "
+                            "then not vLLM's)");
+  }
+  if (p.Str("mrope") != "none") throw GoldenUnsupported("mrope positions (the drawn scalings are 1-d)");
+  if (p.Int("hpad") > 0 || p.Int("tpad") > 0) throw GoldenUnsupported("padded q/k strides (upstream takes q/k contiguous)");
+  if (c.Find("k") == nullptr) throw GoldenUnsupported("no k (upstream's forward is called with k, as vt-golden regen does)");
+  const auto [params, max_position] = DrawnRopeParameters(p);
+  UpstreamCall u;
+  u.op = "long_context_rope";
+  u.args = {{"head_size", p.Int("D")},         {"max_position", max_position},
+            {"is_neox_style", p.Flag("neox")}, {"rope_parameters", params},
+            {"dtype", p.Str("dt")},            {"num_q_heads", p.Int("Hq")},
+            {"num_kv_heads", p.Int("Hk")}};
+  u.inputs = {UpstreamInput(c, "positions", "positions"), UpstreamInput(c, "q", "q_in"), UpstreamInput(c, "k", "k_in")};
+  // the whole cache as an output: the adapter then builds all of it and holds
+  // ours to vLLM's (and the drawn positions index it unchanged)
+  u.outputs = {UpstreamOutput(c, "q", "q_out"), UpstreamOutput(c, "k", "k_out"),
+               UpstreamOutput(c, "cache", "cos_sin_cache")};
+  return u;
+}
+
+}  // namespace
+
+bool RopeFromCacheScaled(const Params& p) {
+  if (!p.Has("scaling")) return false;
+  const std::string s = p.Str("scaling");
+  return s == "default" || s == "linear" || s == "llama3" || s == "yarn";
+}
+
+std::vector<double> RopeFromCacheScaledCache(const Params& p) {
+  const auto [params, max_position] = DrawnRopeParameters(p);
+  const rope::RopeScaling s = rope::ParseRopeScaling(params, p.Int("D"), max_position, p.Flag("neox"), std::nullopt);
+  const std::vector<float> cache = rope::BuildCache(rope::PlanCache(s));
+  return {cache.begin(), cache.end()};
+}
+
+UpstreamMap UpstreamMap_rope_from_cache() {
+  // scale only sizes q/k's values (the golden holds them)
+  return {"rope_from_cache", "long_context_rope", UpstreamLongContextRope, {"scale"}};
 }
 
 }  // namespace vt::conform

@@ -4,6 +4,7 @@
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/conv/conv_entry.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/conv/causal_conv1d_update.h"
 #include "vt/ops.h"
 
@@ -136,7 +137,44 @@ GoldenMapping GoldenUpdate(const GoldenCase& g) {
   if (indexed) m.c.tensors.push_back(GoldenTensor(g, "conv_state_indices", "conv_state_indices", Role::kInput));
   if (g.Has("bias")) m.c.tensors.push_back(GoldenTensor(g, "bias", "bias", Role::kInput));
   m.compare = {{"out", "out"}, {"conv_state", "conv_state_out"}};
+  PerOutputTol(g, m);  // vt-fuzz --upstream: the state exact, out its derived bound
   return m;
+}
+
+// The inverse for vt-fuzz --upstream: vLLM's plain-torch update
+// (causal_conv1d_update_torch, the regen callable), indexed rows gathered and
+// scattered around it by the worker (vt_regen/live_third.py).
+UpstreamCall UpstreamUpdate(const Case& c) {
+  const Params& p = c.params;
+  RequireElements(c, "out");
+  if (p.Int("pad") > 0) throw GoldenUnsupported("padded x rows (upstream takes x contiguous)");
+  // A 16-bit weight or bias is given to upstream as f32 by the worker (exact;
+  // the fallback would otherwise round the f32 state to the weight's dtype,
+  // where vLLM's update kernels and the port compute in f32).
+  if (p.Int("K") < 2) throw GoldenUnsupported("K = 1: no state taps (an empty conv_state_out cannot be judged)");
+  if (p.Int("wide") > 0) {
+    throw GoldenUnsupported("a state row wider than K-1 (upstream's fallback shifts the whole row and convolves its "
+                            "trailing K-1 taps; the port reads the leading K-1 and keeps the rest)");
+  }
+  if (const TensorData* idx = c.Find("conv_state_indices")) {
+    for (double v : idx->Values()) {
+      if (v < 0) {
+        throw GoldenUnsupported("a NULL slot (the port zero-fills its out row; upstream's kernels leave it unwritten "
+                                "and the fallback takes no indices)");
+      }
+    }
+  }
+  UpstreamCall u;
+  u.op = "causal_conv1d_update";
+  u.args = {{"activation", p.Flag("silu") ? "silu" : "none"}};
+  u.inputs = {UpstreamInput(c, "x", "x"), UpstreamInput(c, "weight", "weight"),
+              UpstreamInput(c, "conv_state", "conv_state_in")};
+  if (c.Find("conv_state_indices") != nullptr) {
+    u.inputs.push_back(UpstreamInput(c, "conv_state_indices", "conv_state_indices"));
+  }
+  if (p.Str("bias") != "none") u.inputs.push_back(UpstreamInput(c, "bias", "bias"));
+  u.outputs = {UpstreamOutput(c, "out", "out"), UpstreamOutput(c, "conv_state", "conv_state_out")};
+  return u;
 }
 
 std::vector<ErrorCase> Errors() {
@@ -184,6 +222,10 @@ OpSpec Spec_causal_conv1d_update() {
                   [](const Params& p) { return p.Int("wide") > 0; }, WideEqNarrow}},
       .goldens = {{"causal_conv1d_update", GoldenUpdate}},
   });
+}
+
+UpstreamMap UpstreamMap_causal_conv1d_update() {
+  return {"causal_conv1d_update", "causal_conv1d_update", UpstreamUpdate};
 }
 
 }  // namespace vt::conform

@@ -7,6 +7,7 @@
 #include "harness/catalog/seq_entry.h"
 #include "harness/core/rng.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/format.h"
 #include "oracles/moe/moe_router_topk.h"
 #include "vt/error.h"
@@ -391,7 +392,15 @@ Relaid Relay(const Case& c, const std::vector<double>& kid, const TensorData& gi
     bool tied = false;
     if (!same_set) {
       const auto row = oracle::RouterRowScores<Bounded>(x.data() + r * e, e, bp, spec);
-      tied = oracle::RouterPicksWhyNot(row, spec, kp).empty() && oracle::RouterPicksWhyNot(row, spec, gp).empty();
+      // The golden's row is laid out by weight, not by the selection score
+      // (with a bias they differ): its picks are judged as a set, taken in
+      // selection order (vt-fuzz --upstream: grid logits and a grid bias,
+      // an exact tie broken the other way, was refused for its layout).
+      std::vector<int64_t> gsel = gp;
+      std::stable_sort(gsel.begin(), gsel.end(), [&](int64_t a, int64_t b) {
+        return row.sel[static_cast<size_t>(a)].v > row.sel[static_cast<size_t>(b)].v;
+      });
+      tied = oracle::RouterPicksWhyNot(row, spec, kp).empty() && oracle::RouterPicksWhyNot(row, spec, gsel).empty();
       if (tied) out.tied_rows.push_back(r);
     }
     // Pair each kernel place with a golden place: the same id first, then the
@@ -468,7 +477,39 @@ GoldenMapping GoldenRouter(const GoldenCase& g) {
   m.golden_relaid[iname] = re.ids;
   m.golden_relaid[wname] = re.weights;
   m.compare = {{"weights", wname}, {"indices", iname}};
+  PerOutputTol(g, m);  // vt-fuzz --upstream: ids exact, weights their derived bound
   return m;
+}
+
+// The inverse for vt-fuzz --upstream: the CPU router's call (ops_more._route).
+UpstreamCall UpstreamRouter(const Case& c) {
+  const Params& p = c.params;
+  RequireElements(c, "weights");
+  // The port's zero-probability rules for NaN / inf logits (H-8) are its own;
+  // a golden cannot vouch for non-finite inputs.
+  if (p.Str("vals") == "special") throw GoldenUnsupported("non-finite logits (the port's own rules, H-8)");
+  const int64_t ng = p.Int("num_expert_group");
+  const bool grouped = ng > 0;
+  // Upstream's group score with a bias is the sum of the group's top 2
+  // biased scores: torch.topk(2) raises on a one-expert group, where the
+  // port defines the score as -inf.
+  if (grouped && p.Str("bias") != "none" && p.Int("E") / ng < 2) {
+    throw GoldenUnsupported("a bias with one-expert groups (upstream's topk(2) over the group raises)");
+  }
+  UpstreamCall u;
+  u.op = "moe_router_topk";
+  u.args = {{"num_experts", p.Int("E")}, {"top_k", p.Int("top_k")}, {"renormalize", p.Flag("renormalize")},
+            {"scoring_func", p.Str("scoring")}};
+  if (grouped) {
+    u.args["use_grouped_topk"] = true;
+    u.args["num_expert_group"] = ng;
+    u.args["topk_group"] = p.Int("topk_group");
+    u.args["routed_scaling_factor"] = p.Num("routed_scaling_factor");
+  }
+  u.inputs = {UpstreamInput(c, "logits", "logits")};
+  if (p.Str("bias") != "none") u.inputs.push_back(UpstreamInput(c, "bias", "e_score_correction_bias"));
+  u.outputs = {UpstreamOutput(c, "weights", "topk_weights"), UpstreamOutput(c, "indices", "topk_ids")};
+  return u;
 }
 
 }  // namespace
@@ -498,6 +539,11 @@ OpSpec Spec_moe_router_topk() {
   // or +inf are 0 by definition, at most a quarter of the rows.
   s.max_zero_fraction = 0.5;
   return s;
+}
+
+UpstreamMap UpstreamMap_moe_router_topk() {
+  // vals and scale only choose the logits' values (the golden holds them)
+  return {"moe_router_topk", "moe_router_topk", UpstreamRouter, {"vals", "scale"}};
 }
 
 }  // namespace vt::conform

@@ -7,6 +7,7 @@
 #include "harness/catalog/quant/quant_entry.h"
 #include "harness/catalog/seq_entry.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/quant/matmul_nvfp4_fp4.h"
 #include "vt/ops.h"
 
@@ -161,6 +162,26 @@ GoldenMapping GoldenMatmulNvfp4(const GoldenCase& g) {
   return m;
 }
 
+// The inverse for vt-fuzz --upstream: both operands as cutlass_scaled_fp4_mm
+// takes them (codes, linear e4m3 block scales) and alpha; the worker runs the
+// NVFP4 emulation's dequantization and torch.matmul (vt_regen/live_third.py).
+UpstreamCall UpstreamMm(const Case& c) {
+  RequireElements(c, "out");
+  for (const char* t : {"a_scale", "b_scale"}) {
+    for (uint8_t b : c.Get(t).LogicalBytes()) {
+      // e4m3fn's NaN (S.1111.111): non-finite, no golden can vouch for it
+      if ((b & 0x7F) == 0x7F) throw GoldenUnsupported(std::string("a NaN byte in ") + t);
+    }
+  }
+  UpstreamCall u;
+  u.op = "matmul_nvfp4_fp4";
+  u.args = {{"alpha", c.params.Num("alpha")}, {"scale_layout", "linear"}, {"block_size", 16}};
+  u.inputs = {UpstreamInput(c, "a_packed", "a_packed"), UpstreamInput(c, "a_scale", "a_scale"),
+              UpstreamInput(c, "b_packed", "b_packed"), UpstreamInput(c, "b_scale", "b_scale")};
+  u.outputs = {UpstreamOutput(c, "out", "out")};
+  return u;
+}
+
 }  // namespace
 
 OpSpec Spec_matmul_nvfp4_fp4() {
@@ -185,6 +206,11 @@ OpSpec Spec_matmul_nvfp4_fp4() {
   s.claims = {RowSlice({"a_packed", "a_scale", "out"}), DequantizedMatmul()};
   s.goldens = {{"matmul_nvfp4_fp4", GoldenMatmulNvfp4}};
   return s;
+}
+
+UpstreamMap UpstreamMap_matmul_nvfp4_fp4() {
+  // sscale only chooses the block scales' magnitudes (the golden holds the bytes)
+  return {"matmul_nvfp4_fp4", "matmul_nvfp4_fp4", UpstreamMm, {"sscale"}};
 }
 
 }  // namespace vt::conform

@@ -1,6 +1,7 @@
 // Catalog entry: rope_from_cache (vLLM's supplied-cache rotary path:
 // RotaryEmbedding.forward_static, MRotaryEmbedding.forward_native,
 // DeepseekScalingRotaryEmbedding's GPT-J pairing on strided q/k_pe views).
+#include "harness/catalog/composite/composite_adapters.h"
 #include "harness/catalog/rope/rope_entry.h"
 #include "oracles/rope/rope_from_cache.h"
 #include "vt/ops.h"
@@ -21,6 +22,12 @@ void Draw(Params& p, Tier tier) {
   p.Set("mrope", mrope);
   if (mrope != "none") rope_entry::DrawSections(p, rot / 2);
   p.Set("P", *gen::Pick(std::vector<int64_t>{1, 7, 64, 300}));
+  // The cache: arbitrary values ("none") or one vLLM builds for a rope
+  // scaling (long_context_rope.cpp; vt-fuzz --upstream holds these to vLLM's
+  // long_context_rope), P rows a multiple of 4.
+  const std::string scaling = *gen::Pick(std::vector<std::string>{"none", "none", "default", "linear", "llama3", "yarn"});
+  p.Set("scaling", scaling);
+  if (scaling != "none") p.Set("P", *gen::Pick(std::vector<int64_t>{8, 32, 300}));
   p.Set("hpad", *gen::Pick(std::vector<int64_t>{0, 0, 1, 16}));
   p.Set("tpad", *gen::Pick(std::vector<int64_t>{0, 0, 3, 64}));
 }
@@ -35,7 +42,12 @@ void Build(Case& c) {
   }
   rope_entry::AddPositions(c, p.DType("pos_dt"), t, p.Str("mrope") != "none", p.Int("P"));
   // Any values are a valid cache; cos/sin-like magnitudes keep the products typical.
-  c.Input("cache", dt, {p.Int("P"), p.Int("rot")}, Fill::Uniform(-1.0, 1.0));
+  TensorData& cache = c.Input("cache", dt, {p.Int("P"), p.Int("rot")}, Fill::Uniform(-1.0, 1.0));
+  if (RopeFromCacheScaled(p)) {  // vLLM's f32 cache, rounded once to dt (as vLLM casts it)
+    const std::vector<double> v = RopeFromCacheScaledCache(p);
+    cache.fill = Fill::Const(0.0);
+    for (std::size_t i = 0; i < v.size(); ++i) cache.overrides.emplace_back(static_cast<int64_t>(i), v[i]);
+  }
 }
 
 void Run(const vt::ExecContext& ctx, const Workspace& ws) {
