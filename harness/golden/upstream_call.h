@@ -66,5 +66,8 @@ UpstreamMap UpstreamMap_silu_and_mul_fp4_quant();
 UpstreamMap UpstreamMap_silu_mul_fp4_quant();
 UpstreamMap UpstreamMap_sigmoid_gate_fp4_quant();
 UpstreamMap UpstreamMap_kda_gated_delta_rule();
+UpstreamMap UpstreamMap_kda_chunk_prefill();
+UpstreamMap UpstreamMap_attention();
+UpstreamMap UpstreamMap_moe_combine();
 
 }  // namespace vt::conform
