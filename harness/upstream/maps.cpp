@@ -21,7 +21,8 @@ const std::vector<UpstreamMap>& UpstreamMaps() {
                                                 UpstreamMap_silu_mul_fp4_quant(),
                                                 UpstreamMap_sigmoid_gate_fp4_quant(),
                                                 UpstreamMap_kda_gated_delta_rule(),
-                                                UpstreamMap_kda_chunk_prefill()};
+                                                UpstreamMap_kda_chunk_prefill(),
+                                                UpstreamMap_attention()};
   return maps;
 }
 

@@ -669,6 +669,8 @@ LIVE["kda_gated_delta_rule"] = kda_gated_delta_rule
 # The keys of live_more.py (it imports this module's helpers, defined above).
 from . import live_more  # noqa: E402
 LIVE.update(live_more.LIVE)
+from . import live_composite  # noqa: E402
+LIVE.update(live_composite.LIVE)
 
 
 def run(op, args, specs, arrays, outputs):
