@@ -22,7 +22,8 @@ const std::vector<UpstreamMap>& UpstreamMaps() {
                                                 UpstreamMap_sigmoid_gate_fp4_quant(),
                                                 UpstreamMap_kda_gated_delta_rule(),
                                                 UpstreamMap_kda_chunk_prefill(),
-                                                UpstreamMap_attention()};
+                                                UpstreamMap_attention(),
+                                                UpstreamMap_moe_combine()};
   return maps;
 }
 

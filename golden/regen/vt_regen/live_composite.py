@@ -124,4 +124,88 @@ def dense_attention(args, specs, arrays, outputs):
                                ["no gate: the attention case has none (the chain's sigmoid gate is not asked for)"]))
 
 
-LIVE = {"dense_attention": dense_attention}
+# --- moe_block -------------------------------------------------------------------------
+
+def _moe_reference(t, k, rs, has_shared):
+    """(reference out [T, H], the kernel's bound [T, H]) in double, for the inverse's block.
+
+    The inverse (harness/catalog/composite/moe_block.cpp) makes x row r the unit
+    vector e_r, so the router logits are gate_w[:, r] (exact on both sides),
+    expert e's output for token r is w2[e][:, r] and the shared term
+    w_shared_down[:, r] (silu(32)/32 = 1, sigmoid(32) = 1 in f32): those are the
+    moe_combine case's expert_out rows and shared. Exact: the softmax top-k with
+    renormalization in double, out = rs sum_j w_j v_j (+ shared).
+    The kernel: its weights are the router's f32 evaluation (moe_router_topk's
+    definition): each weight is exp(l_i - m) times factors common to the row
+    (they cancel in the renormalization) with its own roundings - the
+    subtraction u |l_i - m|, exp within one ulp (2u), the division (u) - and the
+    renormalizing K-term sum and division: relative rho = exp(2 max_i (u (1 + u)
+    |l_i - m| + 3u) + gamma_K) - 1. The combine (moe_combine: K products and an
+    ordered sum from 0, the product by rs, the shared add) adds gamma_(K+2) of
+    the sum of magnitudes: |out - exact| <= |rs| sum_j w_j |v_j| (rho +
+    gamma_(K+2) (1 + rho)) + gamma_(K+2) |shared| + (K + 2) 2^-149."""
+    x, gate_w, w2 = (t[n].double() for n in ("x", "gate_w", "w2"))
+    logits = x @ gate_w.T                                   # [T, E]
+    vals, ids = torch.topk(logits, k, dim=-1)
+    w = torch.softmax(vals, dim=-1)                         # [T, K]
+    rows = torch.arange(x.shape[0])
+    v = torch.stack([w2[ids[:, j], :, rows] for j in range(k)], dim=1)  # [T, K, H]
+    ref = rs * (w[..., None] * v).sum(dim=1)
+    shared = t["w_shared_down"].double().T[: x.shape[0]] if has_shared else torch.zeros_like(ref)
+    ref = ref + shared
+    spread = (logits - logits.max(dim=-1, keepdim=True).values).abs()
+    rho = torch.exp(2 * (U32 * (1 + U32) * spread + 3 * U32).max(dim=-1).values + _gamma(k)) - 1   # [T]
+    g = _gamma(k + 2)
+    mags = (w[..., None] * v.abs()).sum(dim=1)              # sum_j w_j |v_j|
+    bound = abs(rs) * mags * (rho + g * (1 + rho))[:, None] + g * shared.abs() + (k + 2) * 2.0 ** -149
+    return ref, bound
+
+
+def moe_block(args, specs, arrays, outputs):
+    from . import ops_composite
+    man = _man(args, specs)
+    t = {n: replay._t(man, arrays, n) for n in arrays}
+    if args.get("scoring_func", "softmax") != "softmax" or args.get("activation", "silu") != "silu":
+        raise ValueError("moe_block: only the softmax router with SiluAndMul experts is mapped (the chain's)")
+    x = t["x"]
+    h, k = x.shape[1], int(args["top_k"])
+    has_shared = "w_shared_gate_up" in t
+    # a block without a shared expert: the chain runs on zero shared weights, its shared term left out
+    wsgu = t.get("w_shared_gate_up", torch.zeros(2, h, dtype=x.dtype))
+    wsd = t.get("w_shared_down", torch.zeros(h, 1, dtype=x.dtype))
+    wsg = t.get("w_shared_gate", torch.zeros(1, h, dtype=x.dtype))
+    _, _, _, routed, shared, out, pieces = ops_composite._moe_chain(x, t["gate_w"], t["w13"], t["w2"], wsgu, wsd,
+                                                                    wsg, k, bool(args.get("renormalize", True)))
+    rs = float(args.get("routed_scaling_factor", 1.0)) if args.get("apply_routed_scale_to_output") else 1.0
+    if rs != 1.0 or not has_shared:
+        # vLLM's apply_routed_scale_to_output arm: the routed sum scaled (f32) before the shared add
+        out = routed * rs + (shared if has_shared else 0.0)
+    got = {"out": out}
+    _finite_or_skip(got, arrays, "f32 combine")
+    ref, bound = _moe_reference(t, k, rs, has_shared)
+    measured = (out.double() - ref).abs()
+    out_dtype = outputs.get("out", "f32")
+    stored = _stored(got, outputs)
+    atol, rtol = _fit((measured + bound).numpy(), stored["out"][1], out_dtype, 2.0 ** -149)
+    why = (f"per element: upstream's own error measured (the block's f32 out against the exact combine in double "
+           f"of what its steps hand on - softmax top-k weights of the exact logits, the expert rows, the shared "
+           f"term; max {float(measured.max()):.3g}) plus the kernel's bound (router weights within rho relative, "
+           f"K = {k} products and the ordered sum, rs = {rs:g}, the shared add: live_composite._moe_reference; max "
+           f"{float(bound.max()):.3g})")
+    if out_dtype == "bf16":
+        why += "; out rounded to bf16 by both sides: one bf16 ulp (2^-7 |value|) more"
+    why += "; fitted to atol/rtol (trust.fit_tolerance)"
+    adjustments = []
+    if not has_shared:
+        adjustments.append("no shared expert: the block's routed sum alone (the chain's shared term left out)")
+    if rs != 1.0:
+        adjustments.append("apply_routed_scale_to_output: the routed sum times routed_scaling_factor in f32 before "
+                           "the shared add (vLLM's moe_runner arm), restated in torch")
+    how = ("F.linear router, fused_moe.router.cpu_router._softmax_topk, per expert F.linear -> SiluAndMul.forward_"
+           "native -> F.linear weighted in f32 (vLLM's test helper torch_experts, restated), shared expert * "
+           "sigmoid(F.linear gate), routed + shared (ops_composite._moe_chain)")
+    return Result(stored, {"atol": atol, "rtol": rtol}, why,
+                  oracle=_prov(("moe_block", has_shared, rs != 1.0), pieces[1], how, adjustments))
+
+
+LIVE = {"dense_attention": dense_attention, "moe_block": moe_block}
