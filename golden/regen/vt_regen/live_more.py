@@ -336,9 +336,11 @@ def causal_conv1d_fwd(args, specs, arrays, outputs):
 
 # --- kda_chunk_prefill ----------------------------------------------------------------
 
-# The transcendental functions each side calls, within 4 ulps (8 u32 relative):
-# NumPy's float32 exp and log (the Triton interpreter's tl.exp / tl.log; its
-# vectorised loops are documented under 4 ulps) and glibc's expf / log1pf.
+# The transcendental functions each side calls, taken within 4 ulps (8 u32
+# relative): NumPy's float32 exp and log (the Triton interpreter's tl.exp /
+# tl.log; measured in the regen environment over 2e6 arguments each, exp in
+# [-100, 30], log in [1, 3e13]: at most 2.4 and 3.0 ulps) and glibc's expf /
+# log1pf (within an ulp or two).
 FN_REL = 8 * U32
 
 
