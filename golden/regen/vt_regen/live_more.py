@@ -368,7 +368,7 @@ def _kda_gate_gap(g_raw, a_log, dt_bias):
 def kda_chunk_prefill(args, specs, arrays, outputs):
     """fused_kda_gate then fused_recurrent_kda (the regenerated goldens' gate_bias cases), one sequence."""
     from . import live, ops_ssm
-    _, dtypes, t = live._gdn_common(args, specs, arrays)
+    _, _, t = live._gdn_common(args, specs, arrays)
     if args.get("lower_bound") is not None or float(args.get("softplus_beta", 1.0)) != 1.0 or \
             float(args.get("softplus_threshold", 20.0)) != 20.0:
         raise ValueError("kda_chunk_prefill: only the softplus gate with beta 1, threshold 20 is mapped")
