@@ -70,5 +70,8 @@ UpstreamMap UpstreamMap_moe_router_topk();
 UpstreamMap UpstreamMap_causal_conv1d_update();
 UpstreamMap UpstreamMap_matmul_nvfp4_fp4();
 UpstreamMap UpstreamMap_rope_from_cache();  // long_context_rope (harness/catalog/composite/)
+UpstreamMap UpstreamMap_kda_chunk_prefill();
+UpstreamMap UpstreamMap_attention();
+UpstreamMap UpstreamMap_moe_combine();
 
 }  // namespace vt::conform

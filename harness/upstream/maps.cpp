@@ -24,7 +24,10 @@ const std::vector<UpstreamMap>& UpstreamMaps() {
                                                 UpstreamMap_moe_router_topk(),
                                                 UpstreamMap_causal_conv1d_update(),
                                                 UpstreamMap_matmul_nvfp4_fp4(),
-                                                UpstreamMap_rope_from_cache()};
+                                                UpstreamMap_rope_from_cache(),
+                                                UpstreamMap_kda_chunk_prefill(),
+                                                UpstreamMap_attention(),
+                                                UpstreamMap_moe_combine()};
   return maps;
 }
 

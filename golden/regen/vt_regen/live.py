@@ -318,7 +318,7 @@ GDN_CACHE_ADJUSTMENT = ("states in a cache whose line 0 is the NULL block (vLLM 
                         "line s goes to line s + 1, the final state read back from there")
 
 
-def _gdn_need(q, k, v, g, beta, h0, seqs, scale):
+def _gdn_need(q, k, v, g, beta, h0, seqs, scale, dg=None):
     """Per-element bounds on |ours - upstream| for the gated delta rule (doubles, exact inputs).
 
     Both sides run the same f32 step per token and value head on the state
@@ -334,7 +334,10 @@ def _gdn_need(q, k, v, g, beta, h0, seqs, scale):
     the row through v' k), u |v' k| + u |h'| (the rank-one update). Out: E_t
     |q scale| + (Dk + 2) u sum|h' q scale| (the dot, q's scaling). Both sides
     obey the same bound: the difference is twice it; a state element is
-    within its row's 2-norm. Slots no sequence touches: exact."""
+    within its row's 2-norm. Slots no sequence touches: exact.
+    dg (KDA only, [T, Hv, Dk]): where each side computes g itself (kda_chunk_prefill's
+    gate), a bound on one side's |g - exact g| per element: its decay exp(g) is then
+    off by expm1(dg) relative more, and the contraction is taken at exp(g + dg)."""
     u = U32
     T, Hk, Dk = q.shape
     Hv, Dv = v.shape[1], v.shape[2]
@@ -353,7 +356,7 @@ def _gdn_need(q, k, v, g, beta, h0, seqs, scale):
             fac = torch.maximum(torch.ones_like(knorm), (1 - bd[t] * knorm ** 2).abs())
             if gd.dim() == 3:  # KDA: one decay per key channel, diag(exp(g)): norm max_k exp(g_k)
                 decay = torch.exp(gd[t])                             # [Hv, Dk]
-                c = decay.max(dim=-1).values * fac
+                c = (decay if dg is None else torch.exp(gd[t] + dg[t])).max(dim=-1).values * fac
                 a = h * decay[:, None, :]
             else:
                 decay = torch.exp(gd[t])                             # [Hv]
@@ -363,7 +366,10 @@ def _gdn_need(q, k, v, g, beta, h0, seqs, scale):
             skv = (a * kt[:, None, :]).abs().sum(-1)
             vp = (vd[t] - kv) * bd[t][:, None]
             hn = a + vp[..., None] * kt[:, None, :]
-            r_a = 3 * u * a.abs().norm(dim=-1) * fac[:, None]  # through (I - beta k k^T) as well
+            if dg is None:
+                r_a = 3 * u * a.abs().norm(dim=-1) * fac[:, None]  # through (I - beta k k^T) as well
+            else:
+                r_a = ((3 * u + torch.expm1(dg[t]))[:, None, :] * a.abs()).norm(dim=-1) * fac[:, None]
             r_v = knorm[:, None] * (bd[t][:, None] * (Dk * u * skv + u * (vd[t] - kv).abs()) + u * vp.abs())
             r_h = u * (vp[..., None] * kt[:, None, :]).abs().norm(dim=-1) + u * hn.abs().norm(dim=-1)
             E = c[:, None] * E + r_a + r_v + r_h
@@ -665,6 +671,8 @@ from . import live_more  # noqa: E402
 LIVE.update(live_more.LIVE)
 from . import live_third  # noqa: E402
 LIVE.update(live_third.LIVE)
+from . import live_composite  # noqa: E402
+LIVE.update(live_composite.LIVE)
 
 
 def run(op, args, specs, arrays, outputs):

@@ -6,6 +6,7 @@ inputs the catalog's inverse adapter wrote; each tolerance is derived for the
 dtype mixes and shapes vt-fuzz draws, its reason in words.
 """
 import numpy as np
+import torch
 
 from . import replay
 from .live import U32, Result, _finite_or_skip, _man, _prov, _stored
@@ -341,5 +342,69 @@ def causal_conv1d_fwd(args, specs, arrays, outputs):
                                "channel-first"))
 
 
+# --- kda_chunk_prefill ----------------------------------------------------------------
+
+# The transcendental functions each side calls, taken within 4 ulps (8 u32
+# relative): NumPy's float32 exp and log (the Triton interpreter's tl.exp /
+# tl.log; measured in the regen environment over 2e6 arguments each, exp in
+# [-100, 30], log in [1, 3e13]: at most 2.4 and 3.0 ulps) and glibc's expf /
+# log1pf (within an ulp or two).
+FN_REL = 8 * U32
+
+
+def _kda_gate_gap(g_raw, a_log, dt_bias):
+    """Per element [T, Hv, Dk], a bound on one side's |g - exact g| (doubles).
+
+    x = g_raw + dt_bias is one f32 add on both sides (the same value). Exact:
+    g = -exp(A) sp, sp = softplus(x) (x past the threshold 20: sp = x on both
+    sides, the same comparison). Upstream (fused_kda_gate) takes log(1 +
+    exp(x)) in f32: exp within FN_REL, the add within u (and 1 + e rounds to 1
+    where e < u: sp lost entirely, at most u), log within FN_REL: |sp~ - sp|
+    <= 2 FN_REL sp + u (1 + O(u)) - e^x/(1 + e^x) <= sp carries the exp's error
+    through the log. The kernel's log1p(exp(x)): 2 FN_REL sp. Then -exp(A)
+    (FN_REL) and the product (u): |g~ - g| <= e^A ((2 FN_REL + FN_REL + u) sp +
+    u) (1 + O(u)) = e^A u (25 sp + 1)(1 + O(u)); taken as e^A u (26 sp + 2), plus
+    2^-149 for a g rounded into the subnormals."""
+    t, h, d = g_raw.shape
+    x = g_raw.double() + (dt_bias.double().view(h, d) if dt_bias is not None else 0.0)
+    x = x.float().double()  # the f32 add both sides make
+    sp = torch.where(x > 20.0, x, torch.nn.functional.softplus(x, threshold=1e9))
+    rate = torch.exp(a_log.double()).view(1, h, 1)
+    return rate * U32 * (26.0 * sp + 2.0) + 2.0 ** -149
+
+
+def kda_chunk_prefill(args, specs, arrays, outputs):
+    """fused_kda_gate then fused_recurrent_kda (the regenerated goldens' gate_bias cases), one sequence."""
+    from . import live, ops_ssm
+    _, _, t = live._gdn_common(args, specs, arrays)
+    if args.get("lower_bound") is not None or float(args.get("softplus_beta", 1.0)) != 1.0 or \
+            float(args.get("softplus_threshold", 20.0)) != 20.0:
+        raise ValueError("kda_chunk_prefill: only the softplus gate with beta 1, threshold 20 is mapped")
+    q, k, v, g_raw, beta, st_in, a_log = (t(n) for n in ("q", "k", "v", "g_raw", "beta", "state_in", "A_log"))
+    dt_bias = t("dt_bias") if arrays["dt_bias"].size else None
+    qsl = torch.from_numpy(arrays["query_start_loc"].astype(np.int32))
+    scale = float(args["scale"])
+    n_tok, h, d = g_raw.shape
+    kda = ops_ssm._kda()
+    g = kda.fused_kda_gate(g_raw.reshape(n_tok, h * d).contiguous(), a_log, d, g_bias=dt_bias)
+    out, state_out, _ = ops_ssm.kda_recurrent_run(q, k, v, g, beta, st_in, qsl, scale)
+    got = {"out": out, "state_out": state_out}
+    _finite_or_skip(got, arrays, "f32 recurrence")
+    off = [int(x) for x in qsl]
+    need_out, need_state = live._gdn_need(q, k, v, g, beta, st_in,
+                                          [(n, off[n], off[n + 1]) for n in range(len(off) - 1)], scale,
+                                          dg=_kda_gate_gap(g_raw, a_log, dt_bias))
+    res = live._gdn_result("kda_chunk_prefill", args, kda.fused_kda_gate, got, need_out, need_state, outputs, d,
+                           "fla's fused_kda_gate (threshold 20, g_bias = dt_bias) then fused_recurrent_kda on its g "
+                           "(Triton kernels, interpreter), one sequence in a NULL-block cache (ops_ssm."
+                           "kda_recurrent_run); operands as exact f32 values, out rounded to its dtype by torch",
+                           live.TRITON_ADJ() + [ops_ssm.AUTOTUNE_ADJUSTMENT, ops_ssm.KDA_ALIAS_ADJUSTMENT,
+                                                live.GDN_CACHE_ADJUSTMENT])
+    res.tol_reason += ("; each side computes the gate g itself: per element e^A u (26 sp + 2) on one side's g "
+                       "(log(1 + exp) upstream, log1p(exp) ours, exp/log within 4 ulps; _kda_gate_gap), entering "
+                       "each step's decay as expm1 of it")
+    return res
+
+
 LIVE = {"matmul": matmul, "l2norm": l2norm, "rmsnorm_gated": rmsnorm_gated, "rope": rope,
-        "causal_conv1d_fwd": causal_conv1d_fwd}
+        "causal_conv1d_fwd": causal_conv1d_fwd, "kda_chunk_prefill": kda_chunk_prefill}

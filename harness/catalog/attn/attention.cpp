@@ -16,11 +16,21 @@ void Draw(Params& p, Tier tier) {
   p.Set("T", t);
   attn_entry::DrawHeads(p, tier, t);
   p.Set("causal", *gen::Pick(std::vector<int64_t>{1, 0}));
+  // query/key rows of rms exactly 1 (attn_entry::FillUnitRmsRows): what vLLM's
+  // dense_attention chain (per-head norm, rotary) leaves as it is, so that
+  // vt-fuzz --upstream can hold this op to it; also integer scores (ties).
+  p.Set("qk", *gen::Pick(std::vector<std::string>{"normal", "normal", "normal", "unit_rms"}));
 }
 
 void Build(Case& c) {
   const int64_t t = c.params.Int("T");
   attn_entry::AddQuartet(c, t, t);
+  if (c.params.Has("qk") && c.params.Str("qk") == "unit_rms") {
+    const double scale = attn_entry::UnitRmsScale(c.params.Num("mag"));
+    for (const char* name : {"query", "key"}) {
+      attn_entry::FillUnitRmsRows(c.Get(name), c.params.Int("D"), scale, c.params.seed);
+    }
+  }
 }
 
 void RunAs(const std::string& name, const vt::ExecContext& ctx, const Workspace& ws) {

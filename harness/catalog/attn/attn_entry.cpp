@@ -1,5 +1,6 @@
 #include "harness/catalog/attn/attn_entry.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "harness/core/rng.h"
@@ -62,6 +63,49 @@ void AddQuartet(Case& c, int64_t tq, int64_t tk, const std::string& key, const s
   c.Input(key, in, {tk, hk, d}, f);
   c.Input(value, in, {tk, hk, d}, f);
   c.Output("out", p.DType("out"), {tq, hq, d});
+}
+
+double UnitRmsScale(double mag) { return std::exp2(std::round(std::log2(mag))); }
+
+void FillUnitRmsRows(TensorData& t, int64_t d, double scale, uint64_t seed) {
+  const uint64_t stream = HashName("unit_rms:" + t.name);
+  uint64_t k = 0;
+  const auto next = [&] { return StreamValue(seed, stream, k++); };
+  t.fill = Fill::Const(0.0);
+  t.overrides.clear();
+  const int64_t rows = d > 0 ? t.Numel() / d : 0;
+  std::vector<int64_t> row(static_cast<size_t>(d));
+  for (int64_t r = 0; r < rows; ++r) {
+    // n3 threes, n2 twos, n1 ones and 8 n3 + 3 n2 zeros: 9 n3 + 4 n2 + n1 = d.
+    const int64_t n3 = static_cast<int64_t>(next() % static_cast<uint64_t>(d / 9 + 1));
+    const int64_t n2 = static_cast<int64_t>(next() % static_cast<uint64_t>((d - 9 * n3) / 4 + 1));
+    const int64_t n1 = d - 9 * n3 - 4 * n2;
+    std::fill(row.begin(), row.end(), 0);
+    std::fill(row.begin(), row.begin() + n3, 3);
+    std::fill(row.begin() + n3, row.begin() + n3 + n2, 2);
+    std::fill(row.begin() + n3 + n2, row.begin() + n3 + n2 + n1, 1);
+    for (int64_t i = d - 1; i > 0; --i) std::swap(row[static_cast<size_t>(i)], row[next() % static_cast<uint64_t>(i + 1)]);
+    for (int64_t i = 0; i < d; ++i) {
+      const double v = static_cast<double>(row[static_cast<size_t>(i)]) * ((next() & 1) != 0 ? -scale : scale);
+      if (v != 0.0) t.overrides.emplace_back(r * d + i, v);
+    }
+  }
+}
+
+bool IsUnitRmsRows(const std::vector<double>& values, int64_t d, double scale) {
+  if (d <= 0 || values.size() % static_cast<size_t>(d) != 0) return false;
+  for (size_t r = 0; r < values.size(); r += static_cast<size_t>(d)) {
+    double sum = 0.0;
+    for (int64_t i = 0; i < d; ++i) {
+      const double v = values[r + static_cast<size_t>(i)];
+      const double w = v / scale;
+      if (w != std::round(w) || std::fabs(w) > 3.0) return false;
+      if (v == 0.0 && std::signbit(v)) return false;  // -0 is not drawn (and the norm would keep it)
+      sum += w * w;
+    }
+    if (sum != static_cast<double>(d)) return false;
+  }
+  return true;
 }
 
 oracle::AttnShape ShapeOf(const Case& c, const std::string& key) {

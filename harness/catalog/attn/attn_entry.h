@@ -56,6 +56,17 @@ void AddQuartet(Case& c, int64_t tq, int64_t tk, const std::string& key = "key",
 
 oracle::AttnShape ShapeOf(const Case& c, const std::string& key = "key");
 
+// attention's `qk=unit_rms` draws (the slice vt-fuzz --upstream holds to
+// vLLM's dense_attention chain, whose per-head GemmaRMSNorm comes first):
+// every query and key head row is whole numbers in [-3, 3] whose squares sum
+// to exactly D, times UnitRmsScale(mag) - a power of two, so the norm (rms 1
+// exactly, weight scale - 1) and a rotation at position 0 give the row back
+// bit for bit. Zeros are +0.
+double UnitRmsScale(double mag);
+void FillUnitRmsRows(TensorData& t, int64_t d, double scale, uint64_t seed);
+// Whether every d-wide row of `values` is such a row at `scale`.
+bool IsUnitRmsRows(const std::vector<double>& values, int64_t d, double scale);
+
 // The baseline rule for `out` (docs/ops/attn.md): |kernel - oracle<double>| <=
 // kBaselineC * max|oracle<float> - oracle<double>|.
 inline constexpr double kBaselineC = 2.0;

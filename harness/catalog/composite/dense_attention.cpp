@@ -16,10 +16,12 @@
 // configured thread count (the checker compares those bytes).
 #include <set>
 
+#include "harness/catalog/attn/attn_entry.h"
 #include "harness/catalog/catalog.h"
 #include "harness/catalog/claims.h"
 #include "harness/catalog/composite/composite_adapters.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 
 namespace vt::conform {
 
@@ -185,5 +187,58 @@ GoldenMapping MapDenseAttention(const GoldenCase& g) {
   }
   return m;
 }
+
+namespace {
+
+// The inverse of MapDenseAttention (vt-fuzz --upstream): an attention case as
+// the "dense_attention" runner key's call - vLLM's chain (GemmaRMSNorm per
+// head, get_rope NeoX, torch SDPA; vt_regen/ops_composite.py) on inputs the
+// chain hands to SDPA unchanged, so that SDPA (vLLM's attention backend on a
+// CPU) sees the drawn query and key: the `qk=unit_rms` draws (rows of rms
+// exactly 1 times a power of two s: the norm's weight s - 1, eps 2^-30, which
+// rounds away against a mean square of 1) at position 0 (cos 1, sin 0). q = k
+// rows / s. No gate: the attention case has none (the chain's sigmoid gate
+// is fused_chain's step, not this op's). A narrow slice of the op: whole
+// numbers in q/k, f32 only - the regenerated goldens are f32 only
+// (ops_composite.dense_attention: bf16 roundings inside the chain flip).
+UpstreamCall UpstreamDenseAttention(const Case& c) {
+  RequireElements(c, "out");
+  const TensorData& query = c.Get("query");
+  if (query.dtype != vt::DType::kF32) {
+    throw GoldenUnsupported("query/key/value of dtype " + DTypeKey(query) +
+                            " (the chain's goldens are f32 only: bf16 roundings inside it flip)");
+  }
+  const int64_t t = query.shape[0], hq = query.shape[1], d = query.shape[2], hk = c.Get("key").shape[1];
+  if (d < 2) throw GoldenUnsupported("head_dim 1 (vLLM's NeoX rotary needs an even rotary_dim >= 2)");
+  const double s = attn_entry::UnitRmsScale(c.params.Num("mag"));
+  const std::vector<double> qv = query.Values(), kv = c.Get("key").Values();
+  if (!attn_entry::IsUnitRmsRows(qv, d, s) || !attn_entry::IsUnitRmsRows(kv, d, s)) {
+    throw GoldenUnsupported("query/key rows not of rms exactly 1 x a power of two (qk=unit_rms): vLLM's per-head "
+                            "norm would change them");
+  }
+  std::vector<double> q = qv, k = kv;
+  for (double& x : q) x /= s;
+  for (double& x : k) x /= s;
+  UpstreamCall u;
+  u.op = "dense_attention";
+  u.args = {{"eps", 0x1p-30},        {"base", 10000.0},     {"rotary_dim", d - d % 2},
+            {"scale", c.params.Num("scale")}, {"head_dim", d}, {"num_q_heads", hq},
+            {"num_kv_heads", hk},    {"causal", c.params.Flag("causal")}, {"is_neox_style", true},
+            {"gemma", true}};
+  const std::vector<double> w(static_cast<size_t>(d), s - 1.0);
+  u.inputs = {TensorFromValues("q", vt::DType::kF32, {t, hq, d}, Role::kInput, q),
+              TensorFromValues("k", vt::DType::kF32, {t, hk, d}, Role::kInput, k),
+              UpstreamInput(c, "value", "v"),
+              TensorFromValues("positions", vt::DType::kI64, {t}, Role::kInput,
+                               std::vector<double>(static_cast<size_t>(t), 0.0)),
+              TensorFromValues("q_norm_weight", vt::DType::kF32, {d}, Role::kInput, w),
+              TensorFromValues("k_norm_weight", vt::DType::kF32, {d}, Role::kInput, w)};
+  u.outputs = {UpstreamOutput(c, "out", "attn")};
+  return u;
+}
+
+}  // namespace
+
+UpstreamMap UpstreamMap_attention() { return {"attention", "dense_attention", UpstreamDenseAttention}; }
 
 }  // namespace vt::conform

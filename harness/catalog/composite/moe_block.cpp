@@ -24,7 +24,9 @@
 
 #include "harness/catalog/claims.h"
 #include "harness/catalog/composite/composite_adapters.h"
+#include "harness/catalog/moe/moe_route_slice.h"
 #include "harness/golden/adapter.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/moe/moe_router_topk.h"
 #include "vt/error.h"
 #include "vt/ops.h"
@@ -304,6 +306,117 @@ GoldenMapping MapMoeBlock(const GoldenCase& g) {
   } catch (const vt::Error& err) {
     throw GoldenUnsupported(std::string("a kernel of the chain refuses this case: ") + err.what());
   }
+}
+
+namespace {
+
+// Every value finite and no -0 (an expert row comes back as v + 0s: -0 would
+// come back +0).
+bool PlainValues(const std::vector<double>& v) {
+  for (double x : v) {
+    if (!std::isfinite(x) || (x == 0.0 && std::signbit(x))) return false;
+  }
+  return true;
+}
+
+// The inverse of MapMoeBlock (vt-fuzz --upstream): a moe_combine case as the
+// "moe_block" runner key's call - vLLM's block (F.linear router, the CPU
+// router's _softmax_topk with renormalize, per expert F.linear ->
+// SiluAndMul -> F.linear, the shared expert gated by sigmoid; vt_regen/
+// ops_composite.py) with weights made so that every step hands the next
+// exactly what the case holds. x row t is the unit vector e_t (T <= H), so
+// the router logits are gate_w's column t - the logits the case's weights
+// were drawn from (moe_route_slice.h: weights=router draws). Every expert has
+// I = T columns: column t's gate row is 32 e_t and its up row e_t / 32, so
+// token t's activation is silu(32) / 32 = 1 exactly (sigmoid(32) rounds to 1
+// in f32) in its own column and silu(0) 0 = 0 elsewhere, and w2[e][:, t] is
+// expert_out[t, j] for the slot j whose pick is e. The shared expert the same
+// way (S = T, w_shared_down[:, t] = shared[t]), its gate row 32 on every
+// token: sigmoid(32) = 1. routed_scale != 1 is vLLM's
+// apply_routed_scale_to_output arm (the routed sum scaled before the shared
+// add), which the adapter reads back. A narrow slice of moe_combine: softmax
+// router weights (positive, summing to 1 per row), the shared term in
+// expert_out's dtype, f32 or bf16 (the chain's intermediates), T <= H.
+UpstreamCall UpstreamMoeBlock(const Case& c) {
+  RequireElements(c, "out");
+  const Params& p = c.params;
+  const TensorData& eo = c.Get("expert_out");
+  const vt::DType dt = eo.dtype;
+  if (dt != vt::DType::kF32 && dt != vt::DType::kBF16) {
+    throw GoldenUnsupported("expert_out of dtype " + DTypeKey(eo) + " (the chain's intermediates are f32 or bf16)");
+  }
+  const TensorData* sh = c.Find("shared");
+  if (sh != nullptr && sh->dtype != dt) {
+    throw GoldenUnsupported("a shared term of another dtype than expert_out (the chain stores both in x's dtype)");
+  }
+  const int64_t t = eo.shape[0], k = eo.shape[1], h = eo.shape[2], e = moe_slice::Experts(k);
+  if (t > h) throw GoldenUnsupported("T > H (x's rows are unit vectors: T <= hidden)");
+  const auto route = moe_slice::Route(p.seed, t, k);
+  const std::vector<double> w = c.Get("weights").Values();
+  for (int64_t i = 0; i < t * k; ++i) {
+    if (w[static_cast<size_t>(i)] != static_cast<double>(route.weights[static_cast<size_t>(i)])) {
+      throw GoldenUnsupported("weights not a softmax router's on the seed's logits (weights=router draws)");
+    }
+  }
+  const std::vector<double> ev = eo.Values();
+  const std::vector<double> sv = sh != nullptr ? sh->Values() : std::vector<double>{};
+  if (!PlainValues(ev) || !PlainValues(sv)) throw GoldenUnsupported("a -0 or non-finite expert_out/shared value");
+  const std::vector<double> logits = moe_slice::Logits(p.seed, t, e);
+  const auto at = [](int64_t a, int64_t b, int64_t c_, int64_t n1, int64_t n2) {
+    return static_cast<size_t>((a * n1 + b) * n2 + c_);
+  };
+  std::vector<double> x(static_cast<size_t>(t * h), 0.0), gate_w(static_cast<size_t>(e * h), 0.0);
+  std::vector<double> w13(static_cast<size_t>(e * 2 * t * h), 0.0), w2(static_cast<size_t>(e * h * t), 0.0);
+  for (int64_t r = 0; r < t; ++r) {
+    x[static_cast<size_t>(r * h + r)] = 1.0;
+    for (int64_t ex = 0; ex < e; ++ex) {
+      gate_w[static_cast<size_t>(ex * h + r)] = logits[static_cast<size_t>(r * e + ex)];
+      w13[at(ex, r, r, 2 * t, h)] = 32.0;
+      w13[at(ex, t + r, r, 2 * t, h)] = 1.0 / 32.0;
+    }
+    for (int64_t j = 0; j < k; ++j) {
+      const auto ex = static_cast<int64_t>(route.ids[static_cast<size_t>(r * k + j)]);
+      for (int64_t col = 0; col < h; ++col) w2[at(ex, col, r, h, t)] = ev[at(r, j, col, k, h)];
+    }
+  }
+  UpstreamCall u;
+  u.op = "moe_block";
+  u.args = {{"num_experts", e},         {"top_k", k},
+            {"hidden", h},              {"moe_intermediate", t},
+            {"renormalize", true},      {"scoring_func", "softmax"},
+            {"activation", "silu"},     {"w13_layout", "[E, 2I, H], gate rows 0..I-1, up rows I..2I-1"},
+            {"w2_layout", "[E, H, I]"}};
+  const double rs = p.Num("routed_scale");
+  if (rs != 1.0) {
+    u.args["apply_routed_scale_to_output"] = true;
+    u.args["routed_scaling_factor"] = rs;
+  }
+  u.inputs = {TensorFromValues("x", dt, {t, h}, Role::kInput, x),
+              TensorFromValues("gate_w", dt, {e, h}, Role::kInput, gate_w),
+              TensorFromValues("w13", dt, {e, 2 * t, h}, Role::kInput, w13),
+              TensorFromValues("w2", dt, {e, h, t}, Role::kInput, w2)};
+  if (sh != nullptr) {
+    u.args["shared_intermediate"] = t;
+    std::vector<double> wgu(static_cast<size_t>(2 * t * h), 0.0), wd(static_cast<size_t>(h * t), 0.0),
+        wsg(static_cast<size_t>(h), 0.0);
+    for (int64_t r = 0; r < t; ++r) {
+      wgu[static_cast<size_t>(r * h + r)] = 32.0;
+      wgu[static_cast<size_t>((t + r) * h + r)] = 1.0 / 32.0;
+      wsg[static_cast<size_t>(r)] = 32.0;
+      for (int64_t col = 0; col < h; ++col) wd[static_cast<size_t>(col * t + r)] = sv[static_cast<size_t>(r * h + col)];
+    }
+    u.inputs.push_back(TensorFromValues("w_shared_gate_up", dt, {2 * t, h}, Role::kInput, wgu));
+    u.inputs.push_back(TensorFromValues("w_shared_down", dt, {h, t}, Role::kInput, wd));
+    u.inputs.push_back(TensorFromValues("w_shared_gate", dt, {1, h}, Role::kInput, wsg));
+  }
+  u.outputs = {UpstreamOutput(c, "out", "out")};
+  return u;
+}
+
+}  // namespace
+
+UpstreamMap UpstreamMap_moe_combine() {
+  return {"moe_combine", "moe_block", UpstreamMoeBlock, {"scale", "weights"}};
 }
 
 }  // namespace vt::conform

@@ -1,6 +1,8 @@
 // Catalog entry: kda_chunk_prefill (KDA prefill with the gate fused in front:
 // fla kda gate g = -exp(A_log) * softplus(g_raw + dt_bias), then the KDA rule).
 #include "harness/catalog/gdn/kda_entry.h"
+#include "harness/catalog/gdn/varlen_upstream.h"
+#include "harness/golden/upstream_call.h"
 #include "oracles/gdn/kda_chunk_prefill.h"
 #include "vt/ops.h"
 #include "vt/ops_kda.h"
@@ -106,6 +108,37 @@ OpSpec Spec_kda_chunk_prefill() {
   });
   s.values.edges = [](const Params&) { return std::vector<ValueBand>{{"g_raw", 17.0, 23.0}}; };
   return s;
+}
+
+namespace {
+
+// The inverse of kda::Golden for this op (vt-fuzz --upstream): the case as the
+// "kda_chunk_prefill" runner key's call - fla's fused_kda_gate (g = -exp(A_log)
+// softplus(g_raw + dt_bias), threshold 20) then fused_recurrent_kda on its g,
+// one sequence in a NULL-block cache (vt_regen/live_more.py; the regenerated
+// goldens' gate_bias cases). vLLM's chunked (WY) prefill path, the key's other
+// case kind, is not called: it equals the recurrence up to reduction order and
+// costs tens of seconds per case in the Triton interpreter. As for
+// kda_gated_delta_rule, fused_recurrent_kda allocates its output like k: only
+// Hk == Hv and Dk == Dv go through it; the cost bound is gdn_prefill's.
+UpstreamCall UpstreamChunkPrefill(const Case& c) {
+  const TensorData& q = c.Get("q");
+  const TensorData& v = c.Get("v");
+  if (q.shape[1] != v.shape[1] || q.shape[2] != v.shape[2]) {
+    throw GoldenUnsupported("Hk != Hv or Dk != Dv (fused_recurrent_kda allocates its output like k)");
+  }
+  UpstreamCall u = gdn_entry::UpstreamVarlenRecurrence(
+      c, "kda_chunk_prefill",
+      {{"softplus_beta", 1.0}, {"softplus_threshold", 20.0}, {"lower_bound", nullptr}}, "g_raw");
+  u.inputs.push_back(UpstreamInput(c, "a_log", "A_log"));
+  u.inputs.push_back(UpstreamInput(c, "dt_bias", "dt_bias"));  // [0]: no bias (g_bias=None upstream)
+  return u;
+}
+
+}  // namespace
+
+UpstreamMap UpstreamMap_kda_chunk_prefill() {
+  return {"kda_chunk_prefill", "kda_chunk_prefill", UpstreamChunkPrefill};
 }
 
 }  // namespace vt::conform

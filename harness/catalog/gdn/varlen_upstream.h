@@ -18,7 +18,10 @@ namespace vt::conform::gdn_entry {
 // cases; larger ones are the oracle mode's.
 inline constexpr int64_t kUpstreamVarlenSteps = 200;
 
-inline UpstreamCall UpstreamVarlenRecurrence(const Case& c, const std::string& key, Json extra_args) {
+// `gate`: the case's gate tensor, sent under its own name ("g", or
+// kda_chunk_prefill's "g_raw", whose gate upstream computes itself).
+inline UpstreamCall UpstreamVarlenRecurrence(const Case& c, const std::string& key, Json extra_args,
+                                             const std::string& gate = "g") {
   RequireElements(c, "out");
   const TensorData& q = c.Get("q");
   const TensorData& v = c.Get("v");
@@ -35,7 +38,7 @@ inline UpstreamCall UpstreamVarlenRecurrence(const Case& c, const std::string& k
             {"q_k_prenormalized", true}};
   u.args.update(extra_args);
   u.inputs = {UpstreamInput(c, "q", "q"),       UpstreamInput(c, "k", "k"),
-              UpstreamInput(c, "v", "v"),       UpstreamInput(c, "g", "g"),
+              UpstreamInput(c, "v", "v"),       UpstreamInput(c, gate, gate),
               UpstreamInput(c, "beta", "beta"), UpstreamInput(c, "state", "state_in"),
               UpstreamInput(c, "query_start_loc", "query_start_loc")};
   u.outputs = {UpstreamOutput(c, "out", "out"), UpstreamOutput(c, "state", "state_out")};

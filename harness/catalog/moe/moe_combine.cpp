@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "harness/catalog/catalog.h"
+#include "harness/catalog/moe/moe_route_slice.h"
 #include "harness/catalog/seq_entry.h"
 #include "oracles/moe/moe_combine.h"
 #include "vt/ops.h"
@@ -27,6 +28,20 @@ void Draw(Params& p, Tier tier) {
   p.Set("H", h);
   p.Set("routed_scale", *gen::Pick(std::vector<double>{1.0, 2.5, 0.5, -1.75}));
   p.Set("scale", *gen::Scale());
+  // router: the weights of a softmax top-k router over k + 3 experts
+  // (moe_route_slice.h), T <= H - what vLLM's moe_block chain can be driven
+  // to produce (vt-fuzz --upstream); uniform: any weights, some negative.
+  // With router weights, expert_out f32/bf16 and the shared term none or of
+  // expert_out's dtype (the chain's intermediates), so that most such draws
+  // are the chain's.
+  const std::string weights = *gen::Pick(std::vector<std::string>{"uniform", "uniform", "uniform", "router"});
+  p.Set("weights", weights);
+  if (weights == "router") {
+    if (t > h) p.Set("T", h);
+    const std::string eo = *gen::Pick(std::vector<std::string>{"f32", "bf16"});
+    p.Set("expert_out", eo);
+    p.Set("shared", *gen::Pick(std::vector<std::string>{"none", eo}));
+  }
 }
 
 void Build(Case& c) {
@@ -34,7 +49,13 @@ void Build(Case& c) {
   const int64_t t = p.Int("T"), k = p.Int("K"), h = p.Int("H");
   c.Input("expert_out", p.DType("expert_out"), {t, k, h}, entry::Values(p));
   // Router weights: mostly in (0, 1), some negative (the op does not care).
-  c.Input("weights", vt::DType::kF32, {t, k}, Fill::Uniform(-0.25, 1.0));
+  TensorData& w = c.Input("weights", vt::DType::kF32, {t, k}, Fill::Uniform(-0.25, 1.0));
+  if (p.Has("weights") && p.Str("weights") == "router") {
+    const auto route = moe_slice::Route(p.seed, t, k);
+    w.fill = Fill::Const(0.0);
+    w.overrides.clear();
+    for (int64_t i = 0; i < t * k; ++i) w.overrides.emplace_back(i, route.weights[static_cast<size_t>(i)]);
+  }
   if (p.Str("shared") != "none") c.Input("shared", p.DType("shared"), {t, h}, entry::Values(p));
   c.Output("out", p.DType("out"), {t, h});
 }

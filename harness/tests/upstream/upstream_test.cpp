@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <iostream>
 
 #include "harness/catalog/catalog.h"
 #include "harness/core/rng.h"
@@ -57,12 +58,12 @@ TEST(UpstreamRoundTrip, EveryMappedKeyGivesBackTheDrawnCase) {
     const auto [back_op, a] = FindGoldenAdapter(m->runner_key);
     ASSERT_EQ(back_op, &op) << m->runner_key << " is not read back by " << op.name << "'s adapter";
     const rc::Gen<Params> g = op.gen(Tier::kFull);
-    int expressed = 0;
+    int expressed = 0, draws = 0;
     // Up to 1500 draws: some keys express few of them (rope: f32 without a
     // scaling, positions below 4096; causal_conv1d_fwd: an f32 weight, an
     // f32 or no bias, K > 1, unpadded rows - under a tenth; kda_gated_delta_rule:
     // Hk == Hv and Dk == Dv only, ~4%), and each needs its 20.
-    for (uint64_t k = 0; k < 1500 && expressed < 40; ++k) {
+    for (uint64_t k = 0; k < 1500 && expressed < 40; ++k, ++draws) {
       rc::Random random(SplitMix64(0x7e57 + k) ^ HashName(op.name));
       const Params p = g(random, rc::kNominalSize).value();
       const Case drawn = MakeCase(op, p);
@@ -76,6 +77,8 @@ TEST(UpstreamRoundTrip, EveryMappedKeyGivesBackTheDrawnCase) {
       const Case back = Back(*a, call, p, s.dir / op.name);
       EXPECT_EQ(RoundTripDiff(drawn, back, DrawOnlyKnobs(*m)), "") << op.name << ": " << p.Identity();
     }
+    std::cout << "  " << op.name << " <- " << m->runner_key << ": " << expressed << " of " << draws
+              << " draws expressed\n";
     EXPECT_GE(expressed, 20) << op.name << ": too few draws the runner key " << m->runner_key << " expresses";
   }
   EXPECT_EQ(mapped_ops, static_cast<int>(UpstreamMaps().size()));  // every map names a catalog op
