@@ -239,7 +239,15 @@ int main(int argc, char** argv) {
       for (const auto& [k, n] : r.coverage) std::cout << " [" << k << "] " << n;
       std::cout << "\n";
     }
-    for (const auto& [k, n] : r.missed) std::cout << "   not reached: [" << k << "] (" << n << " targeted draws)\n";
+    for (const auto& [k, n] : r.missed) {
+      // An option reached by other cases only missed some of its targeted draws.
+      const auto hit = r.coverage.find(k);
+      if (hit == r.coverage.end() || hit->second == 0) {
+        std::cout << "   not reached: [" << k << "] (" << n << " targeted draws)\n";
+      } else {
+        std::cout << "   reached " << hit->second << " times, but " << n << " targeted draws missed: [" << k << "]\n";
+      }
+    }
     fuzz_ops.push_back(r.ToJson());
     tally.status["PASSED"] += r.cases - r.failed;
     for (const fuzz::Found& f : r.failures) {
