@@ -9,6 +9,8 @@
 #include "harness/core/compare.h"
 #include "harness/catalog/composite/composite_adapters.h"
 #include "harness/modes/known_ops.h"
+#include "harness/modes/tier_bytes.h"
+#include "vt/isa.h"
 
 namespace vt::conform {
 namespace {
@@ -115,6 +117,22 @@ std::pair<const OpSpec*, const GoldenAdapter*> FindGoldenAdapter(const std::stri
 
 namespace {
 
+// The CPU tiers besides the one a call picks by default that this op has and
+// this CPU runs (portable included); none when the run asked for one tier
+// (--isa), which is then the only one checked.
+std::vector<vt::Isa> OtherTiers(const OpSpec& op, const RunConfig& cfg) {
+  std::vector<vt::Isa> out;
+  if (cfg.isa != vt::Isa::kAuto) return out;
+  const vt::Isa picked = vt::ExecContext{vt::Backend::kCPU, 1, false}.ResolvedIsa();
+  std::vector<vt::Isa> all = vt::OpTiers(op.name);
+  if (all.empty()) return out;  // portable only: nothing else to run
+  all.insert(all.begin(), vt::Isa::kPortable);
+  for (const vt::Isa t : all) {
+    if (t != picked && vt::IsaSupported(t)) out.push_back(t);
+  }
+  return out;
+}
+
 CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult r) {
   GoldenCase g;
   try {
@@ -188,13 +206,44 @@ CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult 
   }
   r.seed = map.c.params.seed;
   Execution one, many;
+  // The other CPU tiers (the isa mode's rule, here on the golden's operands):
+  // each must give the default tier's bytes; the first that does not is
+  // judged against the golden in its place, and is a failure even within the
+  // tolerance. Without it a golden - vt-fuzz --upstream's too - vouches for
+  // the one tier this CPU picks: a bug in the portable reference, or in
+  // avx2 on an avx512 machine, went unseen.
+  std::string tier_diff;
   try {
-    const vt::ExecContext ctx_one{vt::Backend::kCPU, 1, false}, ctx_many{vt::Backend::kCPU, cfg.threads, false};
+    const vt::ExecContext ctx_one{vt::Backend::kCPU, 1, false, cfg.isa},
+        ctx_many{vt::Backend::kCPU, cfg.threads, false, cfg.isa};
     one = Execute(*op, map.c, ctx_one);
     many = Execute(*op, map.c, ctx_many);
     if (map.then) {
       map.then(one.after, ctx_one);
       map.then(many.after, ctx_many);
+    }
+    for (const vt::Isa t : OtherTiers(*op, cfg)) {
+      const vt::ExecContext ctx_t{vt::Backend::kCPU, 1, false, t};
+      Execution other = Execute(*op, map.c, ctx_t);
+      if (map.then) map.then(other.after, ctx_t);
+      for (const auto& [case_name, golden_name] : map.compare) {
+        const TensorData& got = other.after.Get(case_name);
+        const TensorData& want = one.after.Get(case_name);
+        if (got.storage == want.storage) continue;
+        int64_t nan_pairs = 0;  // NaN payloads aside, as the isa mode (tier_bytes.h)
+        if (!op->oracle_bytes && NanLatitude(got, want, nan_pairs) == want.storage) continue;
+        const std::string d = DiffBytes(got, want);
+        tier_diff = std::string("isa ") + std::string(vt::Name(t)) + ": " + case_name + " differs from the " +
+                    std::string(vt::Name(ctx_one.ResolvedIsa())) + " tier's bytes: " + d;
+        r.isa = std::string(vt::Name(t));  // the repro line names the tier
+        break;
+      }
+      if (!tier_diff.empty()) {
+        many = Execute(*op, map.c, vt::ExecContext{vt::Backend::kCPU, cfg.threads, false, t});
+        if (map.then) map.then(many.after, ctx_t);
+        one = std::move(other);
+        break;
+      }
     }
   } catch (const std::exception& e) {
     r.status = Outcome::kFailedError;
@@ -291,6 +340,15 @@ CaseResult CheckLoaded(const std::string& dir, const RunConfig& cfg, CaseResult 
   }
   if (!own_error.empty()) r.detail += "  own model unavailable: " + own_error + "\n";
   r.headroom = headroom;
+  if (!tier_diff.empty()) {
+    r.detail = "  judged: the " + r.isa + " tier's outputs\n" + r.detail;
+    if (r.status == Outcome::kPassed || r.status == Outcome::kMistrusted) {
+      r.status = Outcome::kFailedIncorrect;
+      r.reason = tier_diff + " (both within the golden's tolerance: the tiers must agree bit for bit)";
+    } else {
+      r.reason = tier_diff + "; judged against the golden: " + r.reason;
+    }
+  }
   if (r.status == Outcome::kPassed && !mistrust.empty()) {
     r.status = Outcome::kMistrusted;
     r.reason = mistrust + " (under the manifest's atol " + std::to_string(*g.atol) + ", rtol " +

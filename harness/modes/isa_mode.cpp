@@ -26,6 +26,7 @@
 #include "harness/catalog/gen.h"
 #include "harness/core/rng.h"
 #include "harness/modes/mode.h"
+#include "harness/modes/tier_bytes.h"
 #include "vt/isa.h"
 
 namespace vt::conform {
@@ -93,30 +94,6 @@ std::string FirstDiffs(const TensorData& got, const TensorData& want) {
 }
 
 bool FloatDType(vt::DType dt) { return dt == vt::DType::kF32 || dt == vt::DType::kF16 || dt == vt::DType::kBF16; }
-
-// got's storage with each logical element where got and want are both NaN
-// replaced by want's bytes; `pairs` counts them. Which payload an arithmetic
-// result carries when two NaNs meet is the instruction's operand order - a
-// choice IEEE 754 and C++ leave open and the compiler makes for the portable
-// tier (its GEMM adds the product to the sum, the vector tiers may do it the
-// other way round) - so, as the f32 definition check does (DiffBytes
-// any_nan), the tiers are held to NaN-ness there, not to a payload. Ops whose
-// payloads ARE defined (copies, casts: oracle_bytes) get no such latitude.
-std::vector<uint8_t> NanLatitude(const TensorData& got, const TensorData& want, int64_t& pairs) {
-  std::vector<uint8_t> s = got.storage;
-  if (!FloatDType(got.dtype) || got.storage.size() != want.storage.size()) return s;
-  const std::size_t es = vt::SizeOf(got.dtype);
-  for (int64_t off : got.LogicalOffsets()) {
-    const std::size_t at = static_cast<std::size_t>(off) * es;
-    if (std::memcmp(s.data() + at, want.storage.data() + at, es) == 0) continue;
-    if (std::isnan(DecodeElement(got.dtype, got.fmt, s.data() + at)) &&
-        std::isnan(DecodeElement(want.dtype, want.fmt, want.storage.data() + at))) {
-      std::memcpy(s.data() + at, want.storage.data() + at, es);
-      ++pairs;
-    }
-  }
-  return s;
-}
 
 struct Counts {
   uint64_t n[4];
@@ -240,6 +217,30 @@ class IsaMode : public Mode {
 };
 
 }  // namespace
+
+// got's storage with each logical element where got and want are both NaN
+// replaced by want's bytes; `pairs` counts them. Which payload an arithmetic
+// result carries when two NaNs meet is the instruction's operand order - a
+// choice IEEE 754 and C++ leave open and the compiler makes for the portable
+// tier (its GEMM adds the product to the sum, the vector tiers may do it the
+// other way round) - so, as the f32 definition check does (DiffBytes
+// any_nan), the tiers are held to NaN-ness there, not to a payload. Ops whose
+// payloads ARE defined (copies, casts: oracle_bytes) get no such latitude.
+std::vector<uint8_t> NanLatitude(const TensorData& got, const TensorData& want, int64_t& pairs) {
+  std::vector<uint8_t> s = got.storage;
+  if (!FloatDType(got.dtype) || got.storage.size() != want.storage.size()) return s;
+  const std::size_t es = vt::SizeOf(got.dtype);
+  for (int64_t off : got.LogicalOffsets()) {
+    const std::size_t at = static_cast<std::size_t>(off) * es;
+    if (std::memcmp(s.data() + at, want.storage.data() + at, es) == 0) continue;
+    if (std::isnan(DecodeElement(got.dtype, got.fmt, s.data() + at)) &&
+        std::isnan(DecodeElement(want.dtype, want.fmt, want.storage.data() + at))) {
+      std::memcpy(s.data() + at, want.storage.data() + at, es);
+      ++pairs;
+    }
+  }
+  return s;
+}
 
 std::unique_ptr<Mode> MakeIsaMode() { return std::make_unique<IsaMode>(); }
 
