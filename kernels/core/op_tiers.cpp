@@ -33,6 +33,8 @@ const std::vector<OpTierLine>& Table() {
       {"mul_col_vec_f32", {Isa::kAvx2, Isa::kAvx512}},
       // cpu/act/silu_tiers.h (avx512 only: its vector expf needs 64-bit permutes and FMA)
       {"silu_and_mul", {Isa::kAvx512}},
+      // cpu/norm/gated_tiers.h (avx512 only: its act uses silu_and_mul's vector expf)
+      {"rms_norm_gated", {Isa::kAvx512}},
       // --- end row / elementwise ops ---
 
       // --- RoPE (branch simd-c): cpu/rope/rope_tiers.h; rope_neox's cos/sin stay scalar libm ---

@@ -2,8 +2,15 @@
 //   out = ((x * inv) * w) * act(gate),  inv = 1 / sqrt(mean(x^2) + eps).
 // Contract: x/out contiguous [rows,D] or [T,Hv,D]; gate the same shape with a
 // possibly padded token stride (GateRowBase). Split: flat rows.
+// Tiers: portable (below, the reference) and avx512 (gated_tiers.h: the
+// row-norm panel's sums and the silu tier's vector expf; the same bytes).
+#include <vector>
+
 #include "api/kernel_types.h"
+#include "cpu/act/silu_tiers.h"
+#include "cpu/norm/gated_tiers.h"
 #include "cpu/norm/norm_rows.h"
+#include "cpu/simd/target.h"
 #include "vt/registry.h"
 #include "vt/threadpool.h"
 
@@ -14,7 +21,25 @@ void RmsNormGatedCpu(const ExecContext& ctx, const Tensor& out, const Tensor& x,
                      const Tensor& w, const RmsNormGatedArgs& args) {
   const int64_t d = x.shape[x.rank - 1];
   const int64_t rows = x.Numel() / d;
+  static const std::vector<Isa> kTiers = OpTiers("rms_norm_gated");
+  if (PickTier(ctx.ResolvedIsa(), kTiers) == Isa::kAvx512) {
+    std::vector<float> w32(static_cast<std::size_t>(d));  // widening f16/bf16 to f32 is exact
+    for (int64_t j = 0; j < d; ++j) w32[static_cast<std::size_t>(j)] = LoadF32(w, j);
+    GatedRowsJob job;
+    job.x = x.data, job.x_dt = x.dtype;
+    job.gate = gate.data, job.g_dt = gate.dtype;
+    job.g_heads = gate.rank == 3 ? gate.shape[1] : 1;
+    job.g_tok_stride = gate.stride[0];
+    job.w = w32.data();
+    job.out = out.data, job.out_dt = out.dtype;
+    job.d = d, job.eps = args.eps, job.sigmoid = args.sigmoid_gate;
+    job.stream_out = out.Numel() * static_cast<int64_t>(SizeOf(out.dtype)) >= kStreamOutBytes;
+    job.exp_tab = VectorExpfTable();
+    RunGatedTier(ctx, job, rows);
+    return;
+  }
   ParallelForRows(ctx, rows, [&](int64_t r0, int64_t r1) {
+    CountTierRun(Isa::kPortable);
     for (int64_t i = r0; i < r1; ++i) {
       const float inv = PlainRowInv(x, i * d, d, args.eps, /*mean=*/true);
       const int64_t gbase = GateRowBase(gate, i);

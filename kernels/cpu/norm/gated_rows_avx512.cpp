@@ -1,0 +1,119 @@
+// The avx512 tier of rms_norm_gated (gated_tiers.h): the row-norm panel's
+// sums (norm_tiers.h, called with no output), then per element
+// ((x * inv) * w) * act(gate) with act from the silu tier's vector expf -
+// f32 operations in the portable tier's order. Compiled for avx512 inside
+// its target region.
+#include "cpu/act/silu_tiers.h"
+#include "cpu/norm/gated_tiers.h"
+#include "cpu/norm/norm_tiers.h"
+#include "cpu/simd/target.h"
+
+#if VT_X86_TIERS
+#include <immintrin.h>
+
+#include <cstdint>
+#include <type_traits>
+
+VT_TARGET_AVX512_BEGIN
+#include "cpu/simd/vec_avx512.h"
+#include "cpu/norm/norm_panel.inc"
+
+namespace vt::cpu::avx512 {
+namespace {
+
+using simd::V512;
+using F = V512::F;
+
+#include "cpu/act/expf_avx512.inc"
+
+// act(z) for 16 gates: silu z / (1 + expf(-z)) or sigmoid 1 / (1 + expf(-z)).
+// A vector with any gate off the expf's main path (or no checked table)
+// takes the scalar expf for all 16 (compiled portable, silu_tiers.cpp).
+F GateAct(const GatedRowsJob& j, const ExpTable& tab, F z) {
+  if (j.exp_tab == nullptr || OffMainPath(z) != 0) {
+    float zs[16], as[16];
+    V512::Spill(zs, z);
+    GateActScalar(zs, as, 16, j.sigmoid);
+    return _mm512_loadu_ps(as);
+  }
+  const F den = V512::Add(V512::Set1(1.0f), Expf(_mm512_xor_ps(z, V512::Set1(-0.0f)), tab));
+  return V512::Div(j.sigmoid ? V512::Set1(1.0f) : z, den);
+}
+
+// Elements [c, c + n) of one row; lanes past n load +0 and are not stored.
+template <class X, class G, class O>
+void GatedChunk(const GatedRowsJob& j, const ExpTable& tab, const unsigned char* xr, const unsigned char* gr,
+                unsigned char* orow, int64_t c, int n, F inv, bool nt) {
+  F o = V512::Mul(simd::LoadPart<V512, X>(xr + c * simd::kStBytes<X>, n), inv);
+  o = V512::Mul(o, simd::LoadPart<V512, simd::StF32>(j.w + c, n));
+  o = V512::Mul(o, GateAct(j, tab, simd::LoadPart<V512, G>(gr + c * simd::kStBytes<G>, n)));
+  if (nt && n == V512::kW) {
+    V512::StoreNT(O{}, orow + c * simd::kStBytes<O>, o);
+  } else {
+    simd::StorePart<V512, O>(orow + c * simd::kStBytes<O>, o, n);
+  }
+}
+
+// Scale pass over rows [r0, r0 + nr). A streamed row writes its head (up to
+// the first 64-byte aligned address of out) with ordinary stores, then full
+// vectors non-temporally: blocking changes the store instruction, never a value.
+template <class X, class G, class O>
+void GatedScale(const GatedRowsJob& j, int64_t r0, int nr, const float* inv) {
+  const ExpTable tab(j.exp_tab);
+  const auto* x = static_cast<const unsigned char*>(j.x);
+  const auto* gate = static_cast<const unsigned char*>(j.gate);
+  auto* out = static_cast<unsigned char*>(j.out);
+  bool streamed = false;
+  for (int r = 0; r < nr; ++r) {
+    const int64_t i = r0 + r;
+    const unsigned char* xr = x + i * j.d * simd::kStBytes<X>;
+    const unsigned char* gr = gate + ((i / j.g_heads) * j.g_tok_stride + (i % j.g_heads) * j.d) * simd::kStBytes<G>;
+    unsigned char* orow = out + i * j.d * simd::kStBytes<O>;
+    const int64_t head = j.stream_out ? simd::StreamHead<V512, O>(orow, j.d) : j.d;
+    streamed = streamed || head < j.d;
+    const F s = V512::Set1(inv[r]);
+    for (int64_t c = 0; c < j.d;) {
+      const int64_t stop = c < head ? head : j.d;  // chunks end at the head, then at the row's end
+      const int n = stop - c < V512::kW ? static_cast<int>(stop - c) : V512::kW;
+      GatedChunk<X, G, O>(j, tab, xr, gr, orow, c, n, s, c >= head);
+      c += n;
+    }
+  }
+  if (streamed) _mm_sfence();  // non-temporal stores are weakly ordered: fence before the pool's join
+}
+
+template <class X, class G>
+void GatedScaleWith(const GatedRowsJob& j, int64_t r0, int nr, const float* inv) {
+  if (j.out_dt == DType::kBF16) {
+    GatedScale<X, G, simd::StBF16>(j, r0, nr, inv);
+  } else {
+    GatedScale<X, G, simd::StF32>(j, r0, nr, inv);
+  }
+}
+
+template <class X>
+void GatedScaleWithX(const GatedRowsJob& j, int64_t r0, int nr, const float* inv) {
+  switch (j.g_dt) {
+    case DType::kF16: GatedScaleWith<X, simd::StF16>(j, r0, nr, inv); break;
+    case DType::kBF16: GatedScaleWith<X, simd::StBF16>(j, r0, nr, inv); break;
+    default: GatedScaleWith<X, simd::StF32>(j, r0, nr, inv); break;
+  }
+}
+
+}  // namespace
+
+void GatedPanel(const GatedRowsJob& job, int64_t r0, int nr) {
+  NormRowsJob sums;  // the plain rms sum pass: no residual, no output
+  sums.x = job.x, sums.x_dt = job.x_dt, sums.h = job.d, sums.eps = job.eps, sums.mean = true;
+  float inv[kLanes];
+  NormPanel(sums, r0, nr, inv);
+  switch (job.x_dt) {
+    case DType::kF16: GatedScaleWithX<simd::StF16>(job, r0, nr, inv); break;
+    case DType::kBF16: GatedScaleWithX<simd::StBF16>(job, r0, nr, inv); break;
+    default: GatedScaleWithX<simd::StF32>(job, r0, nr, inv); break;
+  }
+}
+
+}  // namespace vt::cpu::avx512
+VT_TARGET_END
+#endif

@@ -1,0 +1,48 @@
+// The vector tier of rms_norm_gated (norm before gate, no groups):
+//   out = ((x * inv) * w) * act(gate),  inv = 1 / sqrt(sum(x^2) / D + eps).
+// Portable declarations only; the tier lives in gated_rows_avx512.cpp.
+//
+// Bytes: the row sums are the row-norm panel's (norm_tiers.h: each row's
+// sequential chain, kLanes rows side by side, called with no output); the
+// scale pass applies the portable tier's products in its order, and act is
+// computed with the silu tier's vector expf (silu_tiers.h: glibc's expf
+// transcribed, self-checked once per process; a failed check, or a vector
+// with a gate off the expf's main path, takes the scalar expf for those 16
+// values). avx512 only, for silu_and_mul's reason: the vector expf needs
+// 64-bit table permutes and FMA.
+#pragma once
+
+#include <cstdint>
+
+#include "vt/context.h"
+#include "vt/dtype.h"
+
+namespace vt::cpu {
+
+struct GatedRowsJob {
+  const void* x = nullptr;  // contiguous [rows, d], f32/f16/bf16
+  DType x_dt = DType::kF32;
+  const void* gate = nullptr;  // row i at element (i / g_heads) * g_tok_stride + (i % g_heads) * d
+  DType g_dt = DType::kF32;
+  int64_t g_heads = 1;       // heads per token of a rank-3 gate (1: rank 2)
+  int64_t g_tok_stride = 0;  // elements between tokens (rank 2: between rows)
+  const float* w = nullptr;  // [d], widened to f32 once per call (exact for f16/bf16)
+  void* out = nullptr;       // contiguous [rows, d], f32/bf16
+  DType out_dt = DType::kF32;
+  int64_t d = 0;
+  float eps = 0.0f;
+  bool sigmoid = false;     // act = sigmoid instead of silu
+  bool stream_out = false;  // non-temporal stores of out (large outputs only)
+  const uint64_t* exp_tab = nullptr;  // VectorExpfTable(); null: scalar expf throughout
+};
+
+namespace avx512 {
+// Rows [r0, r0 + nr), 1 <= nr <= avx512::kLanes: their sums, then out.
+void GatedPanel(const GatedRowsJob& job, int64_t r0, int nr);
+}  // namespace avx512
+
+// Runs job over rows [0, rows) on the avx512 tier (the CPU must support it):
+// panels of 16 rows split over the pool, each counted as a run of avx512.
+void RunGatedTier(const ExecContext& ctx, const GatedRowsJob& job, int64_t rows);
+
+}  // namespace vt::cpu

@@ -1,0 +1,130 @@
+// The vector tier of rms_norm_gated against the portable tier, byte for byte
+// (row_tiers_util.h's comparison: portable at 1 thread the reference, each
+// tier OpTiers lists at 1, 2 and 3 threads). Shapes are drawn around the
+// vector width on purpose: rows below / at / above the 16 lanes of a panel
+// and not a multiple of them, row lengths below the width, at it and past
+// it; gates rank 2 and rank 3, packed and with a padded token stride; every
+// x / gate / weight dtype and both outputs; silu and sigmoid. Inputs are
+// random from one printed seed (VT_TEST_SEED overrides it): a quarter of the
+// cases sprinkle specials (NaN, +-inf, subnormals, past the f16 / bf16
+// range), and half of the f32 gates are drawn from expf's edge bands, where
+// the vector expf's main path ends and the scalar expf takes over.
+// A CPU without AVX-512 has no tier to compare: skipped with its reason.
+#define VT_TIER_TEST_BINARY "vt_gated_tiers_test"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cpu/act/silu_tiers.h"
+#include "row_tiers_util.h"
+#include "vt/ops.h"
+
+namespace {
+
+using vt::DType;
+using vt::Isa;
+using vt::Tensor;
+using vt::tiertest::Bytes;
+using vt::tiertest::CompareTiers;
+using vt::tiertest::Outs;
+using vt::tiertest::RandomBytes;
+
+const DType kIn[] = {DType::kF32, DType::kF16, DType::kBF16};
+const DType kOut[] = {DType::kF32, DType::kBF16};
+
+// Overwrites every element of an f32 buffer with a value from one of expf's
+// edge bands (docs/special-values.md, ExpBands): overflow / underflow of
+// expf(-g), where 1 + expf(-g) reaches 1, and around 0.
+void EdgeBands(std::mt19937_64& rng, Bytes& b) {
+  std::uniform_real_distribution<float> band(0.0f, 1.0f);
+  const float lo[] = {-104.0f, -31.0f, 16.0f, -17.5f, 86.0f, -0.001f};
+  const float hi[] = {-86.0f, -29.0f, 17.5f, -16.0f, 104.0f, 0.001f};
+  for (std::size_t k = 0; k + 4 <= b.size(); k += 4) {
+    const int i = static_cast<int>(rng() % 6);
+    const float v = lo[i] + (hi[i] - lo[i]) * band(rng);
+    std::memcpy(b.data() + k, &v, 4);
+  }
+}
+
+struct Case {
+  std::vector<int64_t> shape;  // x / out: [rows, d] or [t, hv, d]
+  int64_t pad = 0;             // extra elements per gate token (0: packed)
+  DType xd, gd, wd, od;
+  bool sigmoid, specials, edges;
+};
+
+void RunCase(std::mt19937_64& rng, const Case& c) {
+  const int64_t d = c.shape.back();
+  int64_t n = 1;
+  for (int64_t e : c.shape) n *= e;
+  const int64_t tokens = c.shape[0], per_token = n / tokens;
+  const int64_t g_tok = per_token + c.pad;
+  const Bytes x = RandomBytes(rng, c.xd, n, c.specials);
+  Bytes g = RandomBytes(rng, c.gd, tokens * g_tok, c.specials);
+  if (c.edges) EdgeBands(rng, g);
+  const Bytes w = RandomBytes(rng, c.wd, d, c.specials);
+  const float eps = c.specials ? 1e-30f : 1e-6f;
+  std::string id = "rms_norm_gated shape=[";
+  for (std::size_t k = 0; k < c.shape.size(); ++k) id += (k ? "," : "") + std::to_string(c.shape[k]);
+  id += "] pad=" + std::to_string(c.pad) + " x=" + std::string(vt::Name(c.xd)) + " gate=" +
+        std::string(vt::Name(c.gd)) + " w=" + std::string(vt::Name(c.wd)) + " out=" + std::string(vt::Name(c.od)) +
+        (c.sigmoid ? " sigmoid" : " silu") + (c.edges ? " expf-edges" : "") + (c.specials ? " specials" : "");
+  std::vector<int64_t> g_strides(c.shape.size(), 1);
+  if (c.shape.size() == 3) g_strides[1] = d;
+  g_strides[0] = g_tok;
+  CompareTiers("rms_norm_gated", id, [&](const vt::ExecContext& ctx) {
+    Bytes xc = x, gc = g, wc = w, out(static_cast<std::size_t>(n) * vt::SizeOf(c.od), 0xEE);
+    vt::RmsNormGated(ctx, Tensor::Contiguous(out.data(), c.od, c.shape), Tensor::Contiguous(xc.data(), c.xd, c.shape),
+                     Tensor::Strided(gc.data(), c.gd, c.shape, g_strides), Tensor::Contiguous(wc.data(), c.wd, {d}),
+                     {eps, c.sigmoid});
+    return Outs{{c.od, out}};
+  });
+}
+
+TEST(GatedTiers, RmsNormGatedEveryTierMatchesPortable) {
+  if (!vt::IsaSupported(Isa::kAvx512)) GTEST_SKIP() << "no AVX-512: rms_norm_gated has no tier to run here";
+  std::mt19937_64 rng(vt::tiertest::Seed() + 7);
+  int cases = 0;
+  for (int64_t rows : {1, 2, 3, 15, 16, 17, 33, 64}) {
+    for (int64_t d : {1, 2, 7, 15, 16, 17, 31, 32, 33, 100, 129}) {
+      for (DType xd : kIn) {
+        for (DType gd : kIn) {
+          for (DType od : kOut) {
+            Case c{{rows, d}, 0, xd, gd, kIn[cases % 3], od, (cases & 1) != 0, cases % 4 == 3, false};
+            c.edges = gd == DType::kF32 && cases % 2 == 0;
+            if (cases % 3 == 1) c.pad = 1 + cases % 5;  // a padded gate row stride
+            if (cases % 5 == 2 && rows % 3 == 0) c.shape = {rows / 3, 3, d};  // rank 3: [T, Hv, D]
+            RunCase(rng, c);
+            if (HasFatalFailure()) return;
+            ++cases;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 0);
+}
+
+// Outputs of 8 MiB and more are streamed (non-temporal stores after each
+// row's unaligned head): ragged rows so that heads of every length occur.
+TEST(GatedTiers, RmsNormGatedStreamedRowsMatchPortable) {
+  if (!vt::IsaSupported(Isa::kAvx512)) GTEST_SKIP() << "no AVX-512: rms_norm_gated has no tier to run here";
+  std::mt19937_64 rng(vt::tiertest::Seed() + 8);
+  RunCase(rng, {{523, 4101}, 0, DType::kF32, DType::kBF16, DType::kBF16, DType::kF32, false, false, false});
+  RunCase(rng, {{1031, 4099}, 3, DType::kBF16, DType::kF32, DType::kF32, DType::kBF16, true, true, true});
+}
+
+// The vector expf must have passed its start-up self-check here, or the
+// comparisons above would only have exercised the scalar fallback.
+TEST(GatedTiers, VectorExpfIsInUse) {
+  if (!vt::IsaSupported(Isa::kAvx512)) GTEST_SKIP() << "no AVX-512: rms_norm_gated has no tier to run here";
+  EXPECT_NE(vt::cpu::VectorExpfTable(), nullptr)
+      << "the vector expf disagrees with this process's expf: rms_norm_gated's avx512 tier runs the scalar expf";
+}
+
+}  // namespace
