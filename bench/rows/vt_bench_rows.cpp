@@ -142,6 +142,15 @@ std::vector<OpCase> Cases() {
        [=](const vt::ExecContext& c) { vt::MulColVecF32(c, f32(out32, {T, H}), f32(col, {H})); }, 1.5, 1.1},
       {"silu_and_mul f32 [2048,8192]->[2048,4096]", f32_bytes * 3 / 2,
        [=](const vt::ExecContext& c) { vt::SiluAndMul(c, f32(out32, {T, H}), f32(gate_up, {T, 2 * H})); }, 2.5, 2.5},
+      // rms_norm_gated reads x and the gate (the first half of each gate_up
+      // row: a token stride of 2H, as a gate sliced from a projection) and
+      // writes out: the copy of (2 + 1) / 2 times x's bytes.
+      {"rms_norm_gated silu f32 [2048,4096]", f32_bytes * 3 / 2,
+       [=](const vt::ExecContext& c) {
+         vt::RmsNormGated(c, f32(out32, {T, H}), f32(x32, {T, H}),
+                          Tensor::Strided(gate_up.data(), DType::kF32, {T, H}, {2 * H, 1}), f32(w32, {H}), {});
+       },
+       2.5, 2.5},
       {"rope_from_cache neox f32 [2048,32,128]", f32_bytes,
        [=](const vt::ExecContext& c) {
          vt::RopeFromCache(c, f32(x32, {T, 32, 128}), nullptr, positions, f32(cache32, {4096, 128}), neox);

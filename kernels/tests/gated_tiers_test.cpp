@@ -1,10 +1,13 @@
-// The vector tier of rms_norm_gated against the portable tier, byte for byte
+// The vector tier of rms_norm_gated and rms_norm_gated_quant_fp8 against the
+// portable tier, byte for byte
 // (row_tiers_util.h's comparison: portable at 1 thread the reference, each
 // tier OpTiers lists at 1, 2 and 3 threads). Shapes are drawn around the
 // vector width on purpose: rows below / at / above the 16 lanes of a panel
 // and not a multiple of them, row lengths below the width, at it and past
 // it; gates rank 2 and rank 3, packed and with a padded token stride; every
-// x / gate / weight dtype and both outputs; silu and sigmoid. Inputs are
+// x / gate / weight dtype and both outputs (fp8: gate and weight in x's
+// dtype, as its contract says; input scales that put codes in the e4m3
+// subnormal and saturated ranges); silu and sigmoid. Inputs are
 // random from one printed seed (VT_TEST_SEED overrides it): a quarter of the
 // cases sprinkle specials (NaN, +-inf, subnormals, past the f16 / bf16
 // range), and half of the f32 gates are drawn from expf's edge bands, where
@@ -54,8 +57,9 @@ void EdgeBands(std::mt19937_64& rng, Bytes& b) {
 struct Case {
   std::vector<int64_t> shape;  // x / out: [rows, d] or [t, hv, d]
   int64_t pad = 0;             // extra elements per gate token (0: packed)
-  DType xd, gd, wd, od;
+  DType xd, gd, wd, od;  // od u8: rms_norm_gated_quant_fp8
   bool sigmoid, specials, edges;
+  float input_scale = 1.0f;  // fp8 only
 };
 
 void RunCase(std::mt19937_64& rng, const Case& c) {
@@ -69,19 +73,26 @@ void RunCase(std::mt19937_64& rng, const Case& c) {
   if (c.edges) EdgeBands(rng, g);
   const Bytes w = RandomBytes(rng, c.wd, d, c.specials);
   const float eps = c.specials ? 1e-30f : 1e-6f;
-  std::string id = "rms_norm_gated shape=[";
+  const bool fp8 = c.od == DType::kU8;
+  const char* op = fp8 ? "rms_norm_gated_quant_fp8" : "rms_norm_gated";
+  std::string id = std::string(op) + " shape=[";
   for (std::size_t k = 0; k < c.shape.size(); ++k) id += (k ? "," : "") + std::to_string(c.shape[k]);
   id += "] pad=" + std::to_string(c.pad) + " x=" + std::string(vt::Name(c.xd)) + " gate=" +
         std::string(vt::Name(c.gd)) + " w=" + std::string(vt::Name(c.wd)) + " out=" + std::string(vt::Name(c.od)) +
-        (c.sigmoid ? " sigmoid" : " silu") + (c.edges ? " expf-edges" : "") + (c.specials ? " specials" : "");
+        (c.sigmoid ? " sigmoid" : " silu") + (c.edges ? " expf-edges" : "") + (c.specials ? " specials" : "") +
+        (fp8 ? " input_scale=" + std::to_string(c.input_scale) : "");
   std::vector<int64_t> g_strides(c.shape.size(), 1);
   if (c.shape.size() == 3) g_strides[1] = d;
   g_strides[0] = g_tok;
-  CompareTiers("rms_norm_gated", id, [&](const vt::ExecContext& ctx) {
+  CompareTiers(op, id, [&](const vt::ExecContext& ctx) {
     Bytes xc = x, gc = g, wc = w, out(static_cast<std::size_t>(n) * vt::SizeOf(c.od), 0xEE);
-    vt::RmsNormGated(ctx, Tensor::Contiguous(out.data(), c.od, c.shape), Tensor::Contiguous(xc.data(), c.xd, c.shape),
-                     Tensor::Strided(gc.data(), c.gd, c.shape, g_strides), Tensor::Contiguous(wc.data(), c.wd, {d}),
-                     {eps, c.sigmoid});
+    const Tensor ot = Tensor::Contiguous(out.data(), c.od, c.shape), xt = Tensor::Contiguous(xc.data(), c.xd, c.shape);
+    const Tensor gt = Tensor::Strided(gc.data(), c.gd, c.shape, g_strides), wt = Tensor::Contiguous(wc.data(), c.wd, {d});
+    if (fp8) {
+      vt::RmsNormGatedQuantFp8(ctx, ot, xt, gt, wt, {eps, c.sigmoid}, c.input_scale);
+    } else {
+      vt::RmsNormGated(ctx, ot, xt, gt, wt, {eps, c.sigmoid});
+    }
     return Outs{{c.od, out}};
   });
 }
@@ -103,6 +114,29 @@ TEST(GatedTiers, RmsNormGatedEveryTierMatchesPortable) {
             if (HasFatalFailure()) return;
             ++cases;
           }
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 0);
+}
+
+TEST(GatedTiers, RmsNormGatedQuantFp8EveryTierMatchesPortable) {
+  if (!vt::IsaSupported(Isa::kAvx512)) GTEST_SKIP() << "no AVX-512: rms_norm_gated_quant_fp8 has no tier to run here";
+  std::mt19937_64 rng(vt::tiertest::Seed() + 9);
+  const float kScales[] = {1.0f, 0.0625f, 3.7f, 40.0f, 1e-3f};  // codes from subnormal to saturated
+  int cases = 0;
+  for (int64_t rows : {1, 3, 16, 17, 33}) {
+    for (int64_t d : {1, 7, 15, 16, 17, 33, 129}) {
+      for (DType xd : kIn) {
+        for (int sig = 0; sig < 2; ++sig) {
+          Case c{{rows, d}, 0, xd, xd, xd, DType::kU8, sig != 0, cases % 4 == 3, false, kScales[cases % 5]};
+          c.edges = xd == DType::kF32 && cases % 2 == 0;
+          if (cases % 3 == 1) c.pad = 1 + cases % 5;
+          if (cases % 5 == 2 && rows % 3 == 0) c.shape = {rows / 3, 3, d};
+          RunCase(rng, c);
+          if (HasFatalFailure()) return;
+          ++cases;
         }
       }
     }

@@ -1,8 +1,9 @@
 // The avx512 tier of rms_norm_gated (gated_tiers.h): the row-norm panel's
 // sums (norm_tiers.h, called with no output), then per element
 // ((x * inv) * w) * act(gate) with act from the silu tier's vector expf -
-// f32 operations in the portable tier's order. Compiled for avx512 inside
-// its target region.
+// f32 operations in the portable tier's order; for the fp8 variant, the
+// bf16 rounding, the scale product and the e4m3 code of each lane. Compiled
+// for avx512 inside its target region.
 #include "cpu/act/silu_tiers.h"
 #include "cpu/norm/gated_tiers.h"
 #include "cpu/norm/norm_tiers.h"
@@ -13,6 +14,9 @@
 
 #include <cstdint>
 #include <type_traits>
+
+#include "cpu/quant/fp4_scale_code.h"
+#include "vt/codec.h"
 
 VT_TARGET_AVX512_BEGIN
 #include "cpu/simd/vec_avx512.h"
@@ -40,6 +44,22 @@ F GateAct(const GatedRowsJob& j, const ExpTable& tab, F z) {
   return V512::Div(j.sigmoid ? V512::Set1(1.0f) : z, den);
 }
 
+// The fp8 output (rms_norm_gated_quant_fp8): one byte per element.
+struct StFp8 {};
+template <class O>
+constexpr int kOutBytes = std::is_same_v<O, StFp8> ? 1 : simd::kStBytes<O>;
+
+// codes[k] = e4m3(bf16(o[k]) * inv_scale), k < n: the portable
+// F32ToFp8E4M3(BF16ToF32(F32ToBF16(v)) * inv_scale), the bf16 rounding by
+// the tier's codec recipe, the encode by the codec-equal integer rounding.
+void StoreFp8(unsigned char* codes, F o, float inv_scale, int n) {
+  float q[16];
+  V512::Spill(q, V512::Mul(V512::RoundThrough(simd::StBF16{}, o), V512::Set1(inv_scale)));
+  uint32_t bits[16];
+  _mm512_storeu_si512(bits, _mm512_loadu_si512(q));  // the lanes' bit patterns
+  for (int k = 0; k < n; ++k) codes[k] = fp4::ScaleCodeFromBits(bits[k], q[k]);
+}
+
 // Elements [c, c + n) of one row; lanes past n load +0 and are not stored.
 template <class X, class G, class O>
 void GatedChunk(const GatedRowsJob& j, const ExpTable& tab, const unsigned char* xr, const unsigned char* gr,
@@ -47,7 +67,9 @@ void GatedChunk(const GatedRowsJob& j, const ExpTable& tab, const unsigned char*
   F o = V512::Mul(simd::LoadPart<V512, X>(xr + c * simd::kStBytes<X>, n), inv);
   o = V512::Mul(o, simd::LoadPart<V512, simd::StF32>(j.w + c, n));
   o = V512::Mul(o, GateAct(j, tab, simd::LoadPart<V512, G>(gr + c * simd::kStBytes<G>, n)));
-  if (nt && n == V512::kW) {
+  if constexpr (std::is_same_v<O, StFp8>) {
+    StoreFp8(orow + c, o, j.inv_scale, n);
+  } else if (nt && n == V512::kW) {
     V512::StoreNT(O{}, orow + c * simd::kStBytes<O>, o);
   } else {
     simd::StorePart<V512, O>(orow + c * simd::kStBytes<O>, o, n);
@@ -68,8 +90,9 @@ void GatedScale(const GatedRowsJob& j, int64_t r0, int nr, const float* inv) {
     const int64_t i = r0 + r;
     const unsigned char* xr = x + i * j.d * simd::kStBytes<X>;
     const unsigned char* gr = gate + ((i / j.g_heads) * j.g_tok_stride + (i % j.g_heads) * j.d) * simd::kStBytes<G>;
-    unsigned char* orow = out + i * j.d * simd::kStBytes<O>;
-    const int64_t head = j.stream_out ? simd::StreamHead<V512, O>(orow, j.d) : j.d;
+    unsigned char* orow = out + i * j.d * kOutBytes<O>;
+    int64_t head = j.d;  // fp8 codes are not streamed (16-byte stores)
+    if constexpr (!std::is_same_v<O, StFp8>) head = j.stream_out ? simd::StreamHead<V512, O>(orow, j.d) : j.d;
     streamed = streamed || head < j.d;
     const F s = V512::Set1(inv[r]);
     for (int64_t c = 0; c < j.d;) {
@@ -84,7 +107,9 @@ void GatedScale(const GatedRowsJob& j, int64_t r0, int nr, const float* inv) {
 
 template <class X, class G>
 void GatedScaleWith(const GatedRowsJob& j, int64_t r0, int nr, const float* inv) {
-  if (j.out_dt == DType::kBF16) {
+  if (j.out_dt == DType::kU8) {
+    GatedScale<X, G, StFp8>(j, r0, nr, inv);
+  } else if (j.out_dt == DType::kBF16) {
     GatedScale<X, G, simd::StBF16>(j, r0, nr, inv);
   } else {
     GatedScale<X, G, simd::StF32>(j, r0, nr, inv);

@@ -1,5 +1,8 @@
 // The vector tier of rms_norm_gated (norm before gate, no groups):
-//   out = ((x * inv) * w) * act(gate),  inv = 1 / sqrt(sum(x^2) / D + eps).
+//   out = ((x * inv) * w) * act(gate),  inv = 1 / sqrt(sum(x^2) / D + eps),
+// and of rms_norm_gated_quant_fp8 (out_dt u8): that value rounded to bf16,
+// times 1 / input_scale, encoded e4m3 per lane by the quantizer tiers'
+// integer encode (cpu/quant/fp4_scale_code.h: the codec's byte for every f32).
 // Portable declarations only; the tier lives in gated_rows_avx512.cpp.
 //
 // Bytes: the row sums are the row-norm panel's (norm_tiers.h: each row's
@@ -16,6 +19,7 @@
 
 #include "vt/context.h"
 #include "vt/dtype.h"
+#include "vt/tensor.h"
 
 namespace vt::cpu {
 
@@ -27,8 +31,9 @@ struct GatedRowsJob {
   int64_t g_heads = 1;       // heads per token of a rank-3 gate (1: rank 2)
   int64_t g_tok_stride = 0;  // elements between tokens (rank 2: between rows)
   const float* w = nullptr;  // [d], widened to f32 once per call (exact for f16/bf16)
-  void* out = nullptr;       // contiguous [rows, d], f32/bf16
+  void* out = nullptr;       // contiguous [rows, d], f32/bf16, or u8 e4m3 codes
   DType out_dt = DType::kF32;
+  float inv_scale = 1.0f;   // u8 out: the code of bf16(value) * inv_scale
   int64_t d = 0;
   float eps = 0.0f;
   bool sigmoid = false;     // act = sigmoid instead of silu
@@ -41,8 +46,12 @@ namespace avx512 {
 void GatedPanel(const GatedRowsJob& job, int64_t r0, int nr);
 }  // namespace avx512
 
-// Runs job over rows [0, rows) on the avx512 tier (the CPU must support it):
-// panels of 16 rows split over the pool, each counted as a run of avx512.
-void RunGatedTier(const ExecContext& ctx, const GatedRowsJob& job, int64_t rows);
+// Runs the op (validated operands: x / out contiguous, gate rows packed, w
+// [D]) on the avx512 tier, which the CPU must support: panels of 16 rows
+// split over the pool, each counted as a run of avx512. out f32/bf16
+// (rms_norm_gated), or u8 (rms_norm_gated_quant_fp8: codes of
+// bf16(value) * inv_scale).
+void RunGatedTier(const ExecContext& ctx, const Tensor& out, const Tensor& x, const Tensor& gate, const Tensor& w,
+                  float eps, bool sigmoid, float inv_scale);
 
 }  // namespace vt::cpu

@@ -7,10 +7,8 @@
 #include <vector>
 
 #include "api/kernel_types.h"
-#include "cpu/act/silu_tiers.h"
 #include "cpu/norm/gated_tiers.h"
 #include "cpu/norm/norm_rows.h"
-#include "cpu/simd/target.h"
 #include "vt/registry.h"
 #include "vt/threadpool.h"
 
@@ -23,19 +21,7 @@ void RmsNormGatedCpu(const ExecContext& ctx, const Tensor& out, const Tensor& x,
   const int64_t rows = x.Numel() / d;
   static const std::vector<Isa> kTiers = OpTiers("rms_norm_gated");
   if (PickTier(ctx.ResolvedIsa(), kTiers) == Isa::kAvx512) {
-    std::vector<float> w32(static_cast<std::size_t>(d));  // widening f16/bf16 to f32 is exact
-    for (int64_t j = 0; j < d; ++j) w32[static_cast<std::size_t>(j)] = LoadF32(w, j);
-    GatedRowsJob job;
-    job.x = x.data, job.x_dt = x.dtype;
-    job.gate = gate.data, job.g_dt = gate.dtype;
-    job.g_heads = gate.rank == 3 ? gate.shape[1] : 1;
-    job.g_tok_stride = gate.stride[0];
-    job.w = w32.data();
-    job.out = out.data, job.out_dt = out.dtype;
-    job.d = d, job.eps = args.eps, job.sigmoid = args.sigmoid_gate;
-    job.stream_out = out.Numel() * static_cast<int64_t>(SizeOf(out.dtype)) >= kStreamOutBytes;
-    job.exp_tab = VectorExpfTable();
-    RunGatedTier(ctx, job, rows);
+    RunGatedTier(ctx, out, x, gate, w, args.eps, args.sigmoid_gate, 1.0f);
     return;
   }
   ParallelForRows(ctx, rows, [&](int64_t r0, int64_t r1) {
