@@ -28,6 +28,8 @@ const std::vector<OpTierLine>& Table() {
       // --- row / elementwise ops (branch rowsimd): cpu/norm/norm_tiers.h ---
       {"rms_norm", {Isa::kAvx2, Isa::kAvx512}},
       {"l2_norm", {Isa::kAvx2, Isa::kAvx512}},
+      // (branch simd-g) the panel's bf16 output, then the integer e4m3 encode
+      {"rms_norm_quant_fp8", {Isa::kAvx2, Isa::kAvx512}},
       // cpu/act/scale_tiers.h
       {"mul_scalar", {Isa::kAvx2, Isa::kAvx512}},
       {"mul_col_vec_f32", {Isa::kAvx2, Isa::kAvx512}},

@@ -40,16 +40,11 @@ using vt::tiertest::RandomBytes;
 const DType kIn[] = {DType::kF32, DType::kF16, DType::kBF16};
 const DType kOut[] = {DType::kF32, DType::kBF16};
 
-// Overwrites every element of an f32 buffer with a value from one of expf's
-// edge bands (docs/special-values.md, ExpBands): overflow / underflow of
-// expf(-g), where 1 + expf(-g) reaches 1, and around 0.
+// Overwrites every element of an f32 buffer with a value from expf's edge
+// bands (row_tiers_util.h).
 void EdgeBands(std::mt19937_64& rng, Bytes& b) {
-  std::uniform_real_distribution<float> band(0.0f, 1.0f);
-  const float lo[] = {-104.0f, -31.0f, 16.0f, -17.5f, 86.0f, -0.001f};
-  const float hi[] = {-86.0f, -29.0f, 17.5f, -16.0f, 104.0f, 0.001f};
   for (std::size_t k = 0; k + 4 <= b.size(); k += 4) {
-    const int i = static_cast<int>(rng() % 6);
-    const float v = lo[i] + (hi[i] - lo[i]) * band(rng);
+    const float v = vt::tiertest::ExpEdgeValue(rng);
     std::memcpy(b.data() + k, &v, 4);
   }
 }
