@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "cpu/act/silu_tiers.h"
+#include "cpu/norm/gated_tiers.h"
 #include "row_tiers_util.h"
 #include "vt/ops.h"
 
@@ -146,6 +148,48 @@ TEST(GatedTiers, RmsNormGatedStreamedRowsMatchPortable) {
   std::mt19937_64 rng(vt::tiertest::Seed() + 8);
   RunCase(rng, {{523, 4101}, 0, DType::kF32, DType::kBF16, DType::kBF16, DType::kF32, false, false, false});
   RunCase(rng, {{1031, 4099}, 3, DType::kBF16, DType::kF32, DType::kF32, DType::kBF16, true, true, true});
+}
+
+// The fp8 tier's vector e4m3 encode against the codec (F32ToFp8E4M3): every
+// 61st f32 bit pattern (both signs, NaNs, infinities, subnormals), then every
+// rounding tie of the encode and its two neighbours - the subnormal codes'
+// (k + 1/2) / 512 and each normal binade's midpoints between 3-bit mantissas.
+TEST(GatedTiers, Fp8EncodeMatchesCodec) {
+  if (!vt::IsaSupported(Isa::kAvx512)) GTEST_SKIP() << "no AVX-512: the fp8 tier's encode is not run here";
+  std::vector<float> q;
+  for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 61) {
+    const uint32_t u = static_cast<uint32_t>(b);
+    float f;
+    std::memcpy(&f, &u, 4);
+    q.push_back(f);
+  }
+  std::vector<float> ties;
+  for (int k = 0; k < 8; ++k) ties.push_back((static_cast<float>(k) + 0.5f) / 512.0f);
+  for (uint32_t e = 0x3C800000u; e < 0x43E00000u; e += 0x00100000u) {  // 3-bit mantissa steps
+    const uint32_t mid = e + 0x00080000u;
+    float f;
+    std::memcpy(&f, &mid, 4);
+    ties.push_back(f);
+  }
+  for (float t : ties) {
+    for (float v : {std::nextafter(t, 0.0f), t, std::nextafter(t, 1e9f)}) {
+      q.push_back(v);
+      q.push_back(-v);
+    }
+  }
+  std::vector<uint8_t> codes(q.size());
+  vt::cpu::avx512::Fp8CodesSpan(q.data(), codes.data(), static_cast<int64_t>(q.size()));
+  int64_t bad = 0;
+  for (std::size_t k = 0; k < q.size(); ++k) {
+    const uint8_t want = vt::F32ToFp8E4M3(q[k]);
+    if (codes[k] != want && bad++ < 5) {
+      uint32_t u;
+      std::memcpy(&u, &q[k], 4);
+      ADD_FAILURE() << "f32 bits 0x" << std::hex << u << ": tier code 0x" << int(codes[k]) << ", codec 0x" << int(want)
+                    << std::dec << " (repro: vt_gated_tiers_test --gtest_filter=GatedTiers.Fp8EncodeMatchesCodec)";
+    }
+  }
+  EXPECT_EQ(bad, 0) << "of " << q.size() << " inputs";
 }
 
 // The vector expf must have passed its start-up self-check here, or the

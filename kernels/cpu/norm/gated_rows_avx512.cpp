@@ -2,7 +2,8 @@
 // sums (norm_tiers.h, called with no output), then per element
 // ((x * inv) * w) * act(gate) with act from the silu tier's vector expf -
 // f32 operations in the portable tier's order; for the fp8 variant, the
-// bf16 rounding, the scale product and the e4m3 code of each lane. Compiled
+// bf16 rounding, the scale product and the e4m3 codes in vector integer
+// steps. Compiled
 // for avx512 inside its target region.
 #include "cpu/act/silu_tiers.h"
 #include "cpu/norm/gated_tiers.h"
@@ -14,9 +15,6 @@
 
 #include <cstdint>
 #include <type_traits>
-
-#include "cpu/quant/fp4_scale_code.h"
-#include "vt/codec.h"
 
 VT_TARGET_AVX512_BEGIN
 #include "cpu/simd/vec_avx512.h"
@@ -49,15 +47,35 @@ struct StFp8 {};
 template <class O>
 constexpr int kOutBytes = std::is_same_v<O, StFp8> ? 1 : simd::kStBytes<O>;
 
+// The e4m3 codes of 16 f32 lanes, the codec's byte (F32ToFp8E4M3) in
+// integer steps: NaN 0x7F; |q| >= 448 (inf too) sign | 0x7E; |q| < 2^-6
+// (the e4m3 subnormals) sign | round(|q| * 512) - the product is exact and
+// vcvtps2dq rounds to nearest even, as the codec's nearbyint of the same
+// value; else the quantizer tiers' rounding (cpu/quant/fp4_scale_code.h):
+// exponent and top 3 mantissa bits rounded to nearest even on the 20 bits
+// below, the exponent rebased from 127 to 7.
+__m128i Fp8Codes(F q) {
+  const __m512i bits = _mm512_castps_si512(q);
+  const __m512i sign = _mm512_and_si512(_mm512_srli_epi32(bits, 24), _mm512_set1_epi32(0x80));
+  const __m512i a = _mm512_and_si512(bits, _mm512_set1_epi32(0x7FFFFFFF));
+  const __m512i odd = _mm512_and_si512(_mm512_srli_epi32(a, 20), _mm512_set1_epi32(1));
+  const __m512i up = _mm512_add_epi32(_mm512_add_epi32(a, _mm512_set1_epi32(0x7FFFF)), odd);
+  __m512i code = _mm512_sub_epi32(_mm512_srli_epi32(up, 20), _mm512_set1_epi32(120 << 3));
+  const __m512i sub = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_castsi512_ps(a), V512::Set1(512.0f)));
+  code = _mm512_mask_mov_epi32(code, _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x3C800000)), sub);
+  code = _mm512_or_si512(code, sign);
+  const __mmask16 sat = _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x43E00000));  // 448
+  code = _mm512_mask_mov_epi32(code, sat, _mm512_or_si512(sign, _mm512_set1_epi32(0x7E)));
+  code = _mm512_mask_mov_epi32(code, _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7F800000)), _mm512_set1_epi32(0x7F));
+  return _mm512_cvtepi32_epi8(code);
+}
+
 // codes[k] = e4m3(bf16(o[k]) * inv_scale), k < n: the portable
 // F32ToFp8E4M3(BF16ToF32(F32ToBF16(v)) * inv_scale), the bf16 rounding by
-// the tier's codec recipe, the encode by the codec-equal integer rounding.
+// the tier's codec recipe.
 void StoreFp8(unsigned char* codes, F o, float inv_scale, int n) {
-  float q[16];
-  V512::Spill(q, V512::Mul(V512::RoundThrough(simd::StBF16{}, o), V512::Set1(inv_scale)));
-  uint32_t bits[16];
-  _mm512_storeu_si512(bits, _mm512_loadu_si512(q));  // the lanes' bit patterns
-  for (int k = 0; k < n; ++k) codes[k] = fp4::ScaleCodeFromBits(bits[k], q[k]);
+  const __m128i c = Fp8Codes(V512::Mul(V512::RoundThrough(simd::StBF16{}, o), V512::Set1(inv_scale)));
+  _mm_mask_storeu_epi8(codes, V512::Mask(n), c);
 }
 
 // Elements [c, c + n) of one row; lanes past n load +0 and are not stored.
@@ -126,6 +144,13 @@ void GatedScaleWithX(const GatedRowsJob& j, int64_t r0, int nr, const float* inv
 }
 
 }  // namespace
+
+void Fp8CodesSpan(const float* q, uint8_t* codes, int64_t n) {
+  for (int64_t k = 0; k < n; k += 16) {
+    const int m = n - k < 16 ? static_cast<int>(n - k) : 16;
+    _mm_mask_storeu_epi8(codes + k, V512::Mask(m), Fp8Codes(_mm512_maskz_loadu_ps(V512::Mask(m), q + k)));
+  }
+}
 
 void GatedPanel(const GatedRowsJob& job, int64_t r0, int nr) {
   NormRowsJob sums;  // the plain rms sum pass: no residual, no output

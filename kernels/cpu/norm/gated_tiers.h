@@ -1,8 +1,8 @@
 // The vector tier of rms_norm_gated (norm before gate, no groups):
 //   out = ((x * inv) * w) * act(gate),  inv = 1 / sqrt(sum(x^2) / D + eps),
 // and of rms_norm_gated_quant_fp8 (out_dt u8): that value rounded to bf16,
-// times 1 / input_scale, encoded e4m3 per lane by the quantizer tiers'
-// integer encode (cpu/quant/fp4_scale_code.h: the codec's byte for every f32).
+// times 1 / input_scale, encoded e4m3 in vector integer steps (the codec's
+// byte for every f32: Fp8CodesSpan, checked against the codec by the tier test).
 // Portable declarations only; the tier lives in gated_rows_avx512.cpp.
 //
 // Bytes: the row sums are the row-norm panel's (norm_tiers.h: each row's
@@ -44,6 +44,8 @@ struct GatedRowsJob {
 namespace avx512 {
 // Rows [r0, r0 + nr), 1 <= nr <= avx512::kLanes: their sums, then out.
 void GatedPanel(const GatedRowsJob& job, int64_t r0, int nr);
+// codes[k] = the tier's e4m3 code of q[k], k < n (for the tier test).
+void Fp8CodesSpan(const float* q, uint8_t* codes, int64_t n);
 }  // namespace avx512
 
 // Runs the op (validated operands: x / out contiguous, gate rows packed, w
