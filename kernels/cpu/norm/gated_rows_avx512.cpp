@@ -152,6 +152,15 @@ void Fp8CodesSpan(const float* q, uint8_t* codes, int64_t n) {
   }
 }
 
+void Fp8CodesFromBf16(const uint16_t* bf16, float inv_scale, uint8_t* codes, int64_t n) {
+  const F s = V512::Set1(inv_scale);
+  for (int64_t k = 0; k < n; k += 16) {
+    const int m = n - k < 16 ? static_cast<int>(n - k) : 16;
+    const F q = V512::Mul(simd::LoadPart<V512, simd::StBF16>(bf16 + k, m), s);
+    _mm_mask_storeu_epi8(codes + k, V512::Mask(m), Fp8Codes(q));
+  }
+}
+
 void GatedPanel(const GatedRowsJob& job, int64_t r0, int nr) {
   NormRowsJob sums;  // the plain rms sum pass: no residual, no output
   sums.x = job.x, sums.x_dt = job.x_dt, sums.h = job.d, sums.eps = job.eps, sums.mean = true;

@@ -46,6 +46,9 @@ namespace avx512 {
 void GatedPanel(const GatedRowsJob& job, int64_t r0, int nr);
 // codes[k] = the tier's e4m3 code of q[k], k < n (for the tier test).
 void Fp8CodesSpan(const float* q, uint8_t* codes, int64_t n);
+// codes[k] = e4m3(widen(bf16[k]) * inv_scale), k < n (rms_norm_quant_fp8's
+// avx512 tier: the portable F32ToFp8E4M3(BF16ToF32(b) * inv_scale)).
+void Fp8CodesFromBf16(const uint16_t* bf16, float inv_scale, uint8_t* codes, int64_t n);
 }  // namespace avx512
 
 // Runs the op (validated operands: x / out contiguous, gate rows packed, w

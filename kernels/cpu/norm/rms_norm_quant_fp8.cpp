@@ -4,12 +4,14 @@
 // out_fp8 (u8) and optional out_bf16 contiguous [T,H]. Split: output rows.
 // Tiers: portable (below, the reference), avx2 and avx512: the row-norm
 // panel (norm_tiers.h) writes each panel's bf16 values (into out_bf16, or a
-// per-thread scratch of one panel), then the codes are encoded from them
-// with the quantizer tiers' integer e4m3 encode (cpu/quant/fp4_scale_code.h,
-// the codec's byte for every f32). The same bytes.
+// per-thread scratch of one panel), then the codes are encoded from them:
+// avx512 with the gated tier's vector e4m3 encode (gated_tiers.h), avx2 with
+// the quantizer tiers' scalar integer encode (cpu/quant/fp4_scale_code.h);
+// both the codec's byte for every f32. The same bytes.
 #include <vector>
 
 #include "api/kernel_types.h"
+#include "cpu/norm/gated_tiers.h"
 #include "cpu/norm/norm_rows.h"
 #include "cpu/norm/norm_tiers.h"
 #include "cpu/quant/fp4_scale_code.h"
@@ -61,7 +63,12 @@ void RunTier(const ExecContext& ctx, Isa tier, const Tensor& out_fp8, const Tens
       } else {
         avx2::NormPanel(job, 0, nr, inv);
       }
-      EncodeFromBf16(bf, static_cast<uint8_t*>(out_fp8.data) + r0 * h, nr * h, inv_scale);
+      uint8_t* codes = static_cast<uint8_t*>(out_fp8.data) + r0 * h;
+      if (tier == Isa::kAvx512) {
+        avx512::Fp8CodesFromBf16(bf, inv_scale, codes, nr * h);
+      } else {
+        EncodeFromBf16(bf, codes, nr * h, inv_scale);
+      }
     }
   });
 #else
