@@ -38,6 +38,7 @@ const std::vector<OpTierLine>& Table() {
       // cpu/norm/gated_tiers.h (avx512 only: its act uses silu_and_mul's vector expf)
       {"rms_norm_gated", {Isa::kAvx512}},
       {"rms_norm_gated_quant_fp8", {Isa::kAvx512}},
+      {"rms_norm_gated_group", {Isa::kAvx512}},
       // --- end row / elementwise ops ---
 
       // --- RoPE (branch simd-c): cpu/rope/rope_tiers.h; rope_neox's cos/sin stay scalar libm ---

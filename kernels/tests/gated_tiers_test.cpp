@@ -192,6 +192,86 @@ TEST(GatedTiers, Fp8EncodeMatchesCodec) {
   EXPECT_EQ(bad, 0) << "of " << q.size() << " inputs";
 }
 
+// rms_norm_gated_group (gate before norm): ragged hidden sizes and group
+// sizes below / at / above the width and not dividing it, with and without
+// a weight, every x / gate / out dtype (x f16 exercises the f16 round trip).
+TEST(GatedTiers, RmsNormGatedGroupEveryTierMatchesPortable) {
+  if (!vt::IsaSupported(Isa::kAvx512)) GTEST_SKIP() << "no AVX-512: rms_norm_gated_group has no tier to run here";
+  std::mt19937_64 rng(vt::tiertest::Seed() + 11);
+  int cases = 0;
+  struct Hg {
+    int64_t hidden;
+    int n_groups;
+  };
+  for (int64_t rows : {1, 3, 17}) {
+    for (Hg hg : {Hg{1, 1}, Hg{7, 1}, Hg{16, 1}, Hg{17, 1}, Hg{34, 2}, Hg{48, 3}, Hg{66, 6}, Hg{129, 3}, Hg{256, 4}}) {
+      for (DType xd : kIn) {
+        for (DType gd : kIn) {
+          for (DType od : kOut) {
+            const int64_t h = hg.hidden;
+            const bool with_w = cases % 3 != 0, specials = cases % 4 == 3;
+            const DType wd = kIn[cases % 3];
+            const Bytes x = RandomBytes(rng, xd, rows * h, specials);
+            Bytes g = RandomBytes(rng, gd, rows * h, specials);
+            if (gd == DType::kF32 && cases % 2 == 0) EdgeBands(rng, g);
+            const Bytes w = RandomBytes(rng, wd, h, specials);
+            const std::string id = "rms_norm_gated_group rows=" + std::to_string(rows) + " hidden=" + std::to_string(h) +
+                                   " n_groups=" + std::to_string(hg.n_groups) + " x=" + std::string(vt::Name(xd)) +
+                                   " gate=" + std::string(vt::Name(gd)) + " out=" + std::string(vt::Name(od)) +
+                                   (with_w ? " w=" + std::string(vt::Name(wd)) : " no weight");
+            CompareTiers("rms_norm_gated_group", id, [&](const vt::ExecContext& ctx) {
+              Bytes xc = x, gc = g, wc = w, out(static_cast<std::size_t>(rows * h) * vt::SizeOf(od), 0xEE);
+              const Tensor wt = Tensor::Contiguous(wc.data(), wd, {h});
+              vt::RmsNormGatedGroup(ctx, Tensor::Contiguous(out.data(), od, {rows, h}),
+                                    Tensor::Contiguous(xc.data(), xd, {rows, h}),
+                                    Tensor::Contiguous(gc.data(), gd, {rows, h}), with_w ? &wt : nullptr,
+                                    {specials ? 1e-30f : 1e-6f, hg.n_groups, 1});
+              return Outs{{od, out}};
+            });
+            if (HasFatalFailure()) return;
+            ++cases;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 0);
+}
+
+// The tier's f16 round trip against the codec's (F16ToF32(F32ToF16(v))):
+// every 61st f32 bit pattern and every f16 rounding tie with its neighbours
+// (midpoints between adjacent f16 values, subnormal and overflow edges
+// included). NaN matches NaN (the project's rule), every other bit must.
+TEST(GatedTiers, F16RoundTripMatchesCodec) {
+  if (!vt::IsaSupported(Isa::kAvx512)) GTEST_SKIP() << "no AVX-512: the tier's f16 round trip is not run here";
+  std::vector<float> q;
+  for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 61) {
+    const uint32_t u = static_cast<uint32_t>(b);
+    float f;
+    std::memcpy(&f, &u, 4);
+    q.push_back(f);
+  }
+  for (uint32_t h = 0; h < 0x7C00u; ++h) {  // midpoint of h and h + 1 (0x7BFF + 1 is inf)
+    const float mid = (vt::F16ToF32(static_cast<uint16_t>(h)) + vt::F16ToF32(static_cast<uint16_t>(h + 1))) / 2.0f;
+    for (float v : {std::nextafter(mid, 0.0f), mid, std::nextafter(mid, 1e9f)}) {
+      q.push_back(v);
+      q.push_back(-v);
+    }
+  }
+  std::vector<float> got(q.size());
+  vt::cpu::avx512::RoundThroughF16Span(q.data(), got.data(), static_cast<int64_t>(q.size()));
+  int64_t bad = 0;
+  for (std::size_t k = 0; k < q.size(); ++k) {
+    const float want = vt::F16ToF32(vt::F32ToF16(q[k]));
+    if (std::isnan(want) && std::isnan(got[k])) continue;
+    if (std::memcmp(&want, &got[k], 4) != 0 && bad++ < 5) {
+      ADD_FAILURE() << "f32 " << q[k] << ": tier " << got[k] << ", codec " << want
+                    << " (repro: vt_gated_tiers_test --gtest_filter=GatedTiers.F16RoundTripMatchesCodec)";
+    }
+  }
+  EXPECT_EQ(bad, 0) << "of " << q.size() << " inputs";
+}
+
 // The vector expf must have passed its start-up self-check here, or the
 // comparisons above would only have exercised the scalar fallback.
 TEST(GatedTiers, VectorExpfIsInUse) {

@@ -51,6 +51,29 @@ void Fp8CodesSpan(const float* q, uint8_t* codes, int64_t n);
 void Fp8CodesFromBf16(const uint16_t* bf16, float inv_scale, uint8_t* codes, int64_t n);
 }  // namespace avx512
 
+// rms_norm_gated_group (gate before norm, Mamba2): v = x * silu(gate); no
+// weight: out = round_through(x dtype, v); with one, per group of `group`
+// columns: out = w * round_through(x dtype, v * inv_group).
+struct GatedGroupJob {
+  const void* x = nullptr;  // contiguous [rows, hidden], f32/f16/bf16
+  DType x_dt = DType::kF32;
+  const void* gate = nullptr;  // contiguous, x's shape, f32/f16/bf16
+  DType g_dt = DType::kF32;
+  const float* w = nullptr;  // [hidden] widened to f32 (exact), or null
+  void* out = nullptr;       // contiguous, f32/bf16
+  DType out_dt = DType::kF32;
+  int64_t hidden = 0, group = 0;
+  float eps = 0.0f;
+  const uint64_t* exp_tab = nullptr;  // VectorExpfTable(); null: scalar expf throughout
+};
+
+namespace avx512 {
+// Rows [r0, r1); v: hidden floats of scratch.
+void GatedGroupRows(const GatedGroupJob& job, int64_t r0, int64_t r1, float* v);
+// out[k] = the tier's f16 round trip of in[k] (for the tier test).
+void RoundThroughF16Span(const float* in, float* out, int64_t n);
+}  // namespace avx512
+
 // Runs the op (validated operands: x / out contiguous, gate rows packed, w
 // [D]) on the avx512 tier, which the CPU must support: panels of 16 rows
 // split over the pool, each counted as a run of avx512. out f32/bf16
