@@ -169,6 +169,14 @@ std::vector<OpCase> Cases() {
                              f32(w32, {H}), {}, nullptr, 0.5f);
        },
        1.5, 1.1},
+      // rms_norm_gated_group (Mamba2, 8 groups): reads x and a contiguous
+      // gate (the first T * H values of gate_up), writes out.
+      {"rms_norm_gated_group f32 [2048,4096] 8 groups", f32_bytes * 3 / 2,
+       [=](const vt::ExecContext& c) {
+         const Tensor w = f32(w32, {H});
+         vt::RmsNormGatedGroup(c, f32(out32, {T, H}), f32(x32, {T, H}), f32(gate_up, {T, H}), &w, {1e-6f, 8, 1});
+       },
+       2.5, 2.5},
       {"rope_from_cache neox f32 [2048,32,128]", f32_bytes,
        [=](const vt::ExecContext& c) {
          vt::RopeFromCache(c, f32(x32, {T, 32, 128}), nullptr, positions, f32(cache32, {4096, 128}), neox);
