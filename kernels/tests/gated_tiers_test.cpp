@@ -51,6 +51,19 @@ void EdgeBands(std::mt19937_64& rng, Bytes& b) {
   }
 }
 
+// Every step-th f32 bit pattern from 0 (both signs, NaNs, infinities,
+// subnormals): the sweep inputs of the encode checks below.
+std::vector<float> EveryF32(uint32_t step) {
+  std::vector<float> q;
+  for (uint64_t b = 0; b < (uint64_t{1} << 32); b += step) {
+    const uint32_t u = static_cast<uint32_t>(b);
+    float f;
+    std::memcpy(&f, &u, 4);
+    q.push_back(f);
+  }
+  return q;
+}
+
 struct Case {
   std::vector<int64_t> shape;  // x / out: [rows, d] or [t, hv, d]
   int64_t pad = 0;             // extra elements per gate token (0: packed)
@@ -156,13 +169,7 @@ TEST(GatedTiers, RmsNormGatedStreamedRowsMatchPortable) {
 // (k + 1/2) / 512 and each normal binade's midpoints between 3-bit mantissas.
 TEST(GatedTiers, Fp8EncodeMatchesCodec) {
   if (!vt::IsaSupported(Isa::kAvx512)) GTEST_SKIP() << "no AVX-512: the fp8 tier's encode is not run here";
-  std::vector<float> q;
-  for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 61) {
-    const uint32_t u = static_cast<uint32_t>(b);
-    float f;
-    std::memcpy(&f, &u, 4);
-    q.push_back(f);
-  }
+  std::vector<float> q = EveryF32(61);
   std::vector<float> ties;
   for (int k = 0; k < 8; ++k) ties.push_back((static_cast<float>(k) + 0.5f) / 512.0f);
   for (uint32_t e = 0x3C800000u; e < 0x43E00000u; e += 0x00100000u) {  // 3-bit mantissa steps
@@ -244,13 +251,7 @@ TEST(GatedTiers, RmsNormGatedGroupEveryTierMatchesPortable) {
 // included). NaN matches NaN (the project's rule), every other bit must.
 TEST(GatedTiers, F16RoundTripMatchesCodec) {
   if (!vt::IsaSupported(Isa::kAvx512)) GTEST_SKIP() << "no AVX-512: the tier's f16 round trip is not run here";
-  std::vector<float> q;
-  for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 61) {
-    const uint32_t u = static_cast<uint32_t>(b);
-    float f;
-    std::memcpy(&f, &u, 4);
-    q.push_back(f);
-  }
+  std::vector<float> q = EveryF32(61);
   for (uint32_t h = 0; h < 0x7C00u; ++h) {  // midpoint of h and h + 1 (0x7BFF + 1 is inf)
     const float mid = (vt::F16ToF32(static_cast<uint16_t>(h)) + vt::F16ToF32(static_cast<uint16_t>(h + 1))) / 2.0f;
     for (float v : {std::nextafter(mid, 0.0f), mid, std::nextafter(mid, 1e9f)}) {
