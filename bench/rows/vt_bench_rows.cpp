@@ -127,6 +127,7 @@ std::vector<OpCase> Cases() {
   // scaled_fp4_quant bf16 [2048,4096]: reads 16 MiB, writes 4 MiB of codes and
   // 0.5 MiB of scales; the baseline copies half that traffic.
   static std::vector<unsigned char> packed(T * H / 2), scales(T * H / 16);
+  static std::vector<unsigned char> codes(T * H);  // e4m3 codes of the fp8 norms
   return {
       {"rms_norm f32 [2048,4096]", f32_bytes,
        [=](const vt::ExecContext& c) { vt::RmsNorm(c, f32(out32, {T, H}), f32(x32, {T, H}), f32(w32, {H}), {}); },
@@ -142,6 +143,40 @@ std::vector<OpCase> Cases() {
        [=](const vt::ExecContext& c) { vt::MulColVecF32(c, f32(out32, {T, H}), f32(col, {H})); }, 1.5, 1.1},
       {"silu_and_mul f32 [2048,8192]->[2048,4096]", f32_bytes * 3 / 2,
        [=](const vt::ExecContext& c) { vt::SiluAndMul(c, f32(out32, {T, H}), f32(gate_up, {T, 2 * H})); }, 2.5, 2.5},
+      // rms_norm_gated reads x and the gate (the first half of each gate_up
+      // row: a token stride of 2H, as a gate sliced from a projection) and
+      // writes out: the copy of (2 + 1) / 2 times x's bytes.
+      {"rms_norm_gated silu f32 [2048,4096]", f32_bytes * 3 / 2,
+       [=](const vt::ExecContext& c) {
+         vt::RmsNormGated(c, f32(out32, {T, H}), f32(x32, {T, H}),
+                          Tensor::Strided(gate_up.data(), DType::kF32, {T, H}, {2 * H, 1}), f32(w32, {H}), {});
+       },
+       2.5, 2.5},
+      // The fp8 variant writes one byte per element: (2 * 4 + 1) / 2 bytes
+      // of copy per element.
+      {"rms_norm_gated_quant_fp8 silu f32 [2048,4096]", f32_bytes * 9 / 8,
+       [=](const vt::ExecContext& c) {
+         vt::RmsNormGatedQuantFp8(c, Tensor::Contiguous(codes.data(), DType::kU8, {T, H}), f32(x32, {T, H}),
+                                  Tensor::Strided(gate_up.data(), DType::kF32, {T, H}, {2 * H, 1}), f32(w32, {H}), {},
+                                  0.5f);
+       },
+       2.5, 2.5},
+      // rms_norm_quant_fp8 without out_bf16: reads x, writes the codes
+      // ((4 + 1) / 2 bytes of copy per element).
+      {"rms_norm_quant_fp8 f32 [2048,4096]", f32_bytes * 5 / 8,
+       [=](const vt::ExecContext& c) {
+         vt::RmsNormQuantFp8(c, Tensor::Contiguous(codes.data(), DType::kU8, {T, H}), nullptr, f32(x32, {T, H}),
+                             f32(w32, {H}), {}, nullptr, 0.5f);
+       },
+       1.5, 1.1},
+      // rms_norm_gated_group (Mamba2, 8 groups): reads x and a contiguous
+      // gate (the first T * H values of gate_up), writes out.
+      {"rms_norm_gated_group f32 [2048,4096] 8 groups", f32_bytes * 3 / 2,
+       [=](const vt::ExecContext& c) {
+         const Tensor w = f32(w32, {H});
+         vt::RmsNormGatedGroup(c, f32(out32, {T, H}), f32(x32, {T, H}), f32(gate_up, {T, H}), &w, {1e-6f, 8, 1});
+       },
+       2.5, 2.5},
       {"rope_from_cache neox f32 [2048,32,128]", f32_bytes,
        [=](const vt::ExecContext& c) {
          vt::RopeFromCache(c, f32(x32, {T, 32, 128}), nullptr, positions, f32(cache32, {4096, 128}), neox);

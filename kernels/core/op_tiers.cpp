@@ -28,11 +28,17 @@ const std::vector<OpTierLine>& Table() {
       // --- row / elementwise ops (branch rowsimd): cpu/norm/norm_tiers.h ---
       {"rms_norm", {Isa::kAvx2, Isa::kAvx512}},
       {"l2_norm", {Isa::kAvx2, Isa::kAvx512}},
+      // (branch simd-g) the panel's bf16 output, then the integer e4m3 encode
+      {"rms_norm_quant_fp8", {Isa::kAvx2, Isa::kAvx512}},
       // cpu/act/scale_tiers.h
       {"mul_scalar", {Isa::kAvx2, Isa::kAvx512}},
       {"mul_col_vec_f32", {Isa::kAvx2, Isa::kAvx512}},
       // cpu/act/silu_tiers.h (avx512 only: its vector expf needs 64-bit permutes and FMA)
       {"silu_and_mul", {Isa::kAvx512}},
+      // cpu/norm/gated_tiers.h (avx512 only: its act uses silu_and_mul's vector expf)
+      {"rms_norm_gated", {Isa::kAvx512}},
+      {"rms_norm_gated_quant_fp8", {Isa::kAvx512}},
+      {"rms_norm_gated_group", {Isa::kAvx512}},
       // --- end row / elementwise ops ---
 
       // --- RoPE (branch simd-c): cpu/rope/rope_tiers.h; rope_neox's cos/sin stay scalar libm ---

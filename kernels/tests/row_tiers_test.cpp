@@ -1,5 +1,5 @@
-// The vector tiers of the row / elementwise ops (rms_norm, l2_norm,
-// mul_scalar, mul_col_vec_f32, silu_and_mul) against the portable tier, byte for byte:
+// The vector tiers of the row / elementwise ops (rms_norm, rms_norm_quant_fp8,
+// l2_norm, mul_scalar, mul_col_vec_f32, silu_and_mul) against the portable tier, byte for byte:
 // every shape below is run on the portable tier at 1 thread and on each
 // vector tier the CPU has at 1, 2 and 3 threads, and every output byte (the
 // in-place residual too) must match. Shapes are drawn around the vector
@@ -75,6 +75,49 @@ TEST(RowTiers, RmsNormEveryTierMatchesPortable) {
             });
             ++cases;
           }
+        }
+      }
+    }
+  }
+  EXPECT_GT(cases, 0);
+}
+
+// rms_norm_quant_fp8: the panel's bf16 values (into out_bf16 when given, else
+// a scratch) and their e4m3 codes; input scales that put codes in the e4m3
+// subnormal and saturated ranges as well as the normal one.
+TEST(RowTiers, RmsNormQuantFp8EveryTierMatchesPortable) {
+  VT_REQUIRE_A_VECTOR_TIER();
+  std::mt19937_64 rng(vt::tiertest::Seed() + 10);
+  const float kScales[] = {1.0f, 0.0625f, 3.7f, 40.0f, 1e-3f};
+  int cases = 0;
+  for (int64_t t : {int64_t{1}, int64_t{3}, int64_t{8}, int64_t{9}, int64_t{17}, int64_t{33}}) {
+    for (int64_t h : kCols) {
+      for (DType xd : kIn) {
+        for (int res = 0; res < 3; ++res) {  // none, f32, bf16 residual
+          const bool gemma = (cases & 1) != 0, with_bf16 = (cases % 3) != 0, specials = (cases % 4) == 3;
+          const float scale = kScales[cases % 5];
+          const Bytes x = RandomBytes(rng, xd, t * h, specials);
+          const DType wd = kIn[(cases / 3) % 3];
+          const Bytes w = RandomBytes(rng, wd, h, specials);
+          const DType rd = res == 2 ? DType::kBF16 : DType::kF32;
+          const Bytes r0 = RandomBytes(rng, rd, t * h, specials);
+          const std::string id = "rms_norm_quant_fp8 T=" + std::to_string(t) + " H=" + std::to_string(h) + " x=" +
+                                 std::string(vt::Name(xd)) + " w=" + std::string(vt::Name(wd)) + " residual=" +
+                                 (res == 0 ? "none" : std::string(vt::Name(rd))) + (gemma ? " gemma" : "") +
+                                 (with_bf16 ? " out_bf16" : "") + " input_scale=" + std::to_string(scale);
+          CompareTiers("rms_norm_quant_fp8", id, [&](const vt::ExecContext& ctx) {
+            Bytes xc = x, wc = w, rc = r0, codes(static_cast<std::size_t>(t * h), 0xEE),
+                  bf(static_cast<std::size_t>(t * h) * 2, 0xEE);
+            const Tensor rt = Tensor::Contiguous(rc.data(), rd, {t, h});
+            const Tensor bt = Tensor::Contiguous(bf.data(), DType::kBF16, {t, h});
+            vt::RmsNormQuantFp8(ctx, Tensor::Contiguous(codes.data(), DType::kU8, {t, h}), with_bf16 ? &bt : nullptr,
+                                Tensor::Contiguous(xc.data(), xd, {t, h}), Tensor::Contiguous(wc.data(), wd, {h}),
+                                {1e-6f, gemma}, res == 0 ? nullptr : &rt, scale);
+            Outs o{{DType::kU8, codes}, {DType::kBF16, bf}};
+            if (res != 0) o.push_back({rd, rc});
+            return o;
+          });
+          ++cases;
         }
       }
     }
@@ -189,7 +232,6 @@ TEST(RowTiers, MulColVecEveryTierMatchesPortable) {
 TEST(RowTiers, SiluAndMulEveryTierMatchesPortable) {
   VT_REQUIRE_A_VECTOR_TIER();
   std::mt19937_64 rng(vt::tiertest::Seed() + 4);
-  std::uniform_real_distribution<float> band(0.0f, 1.0f);
   int cases = 0;
   for (int64_t t : {int64_t{1}, int64_t{3}, int64_t{17}}) {
     for (int64_t d : kCols) {
@@ -197,13 +239,9 @@ TEST(RowTiers, SiluAndMulEveryTierMatchesPortable) {
         for (DType od : kOut) {
           Bytes x = RandomBytes(rng, xd, t * 2 * d, (cases % 4) == 3);
           if (xd == DType::kF32 && cases % 2 == 0) {
-            // expf's edge bands (docs/special-values.md, ExpBands): overflow
-            // and underflow of expf(-g), and where 1 + expf(-g) reaches 1.
-            const float lo[] = {-104.0f, -31.0f, 16.0f, -17.5f, 86.0f, -0.001f};
-            const float hi[] = {-86.0f, -29.0f, 17.5f, -16.0f, 104.0f, 0.001f};
+            // expf's edge bands (row_tiers_util.h, ExpEdgeValue)
             for (int64_t k = 0; k < t * 2 * d; k += 2) {
-              const int b = static_cast<int>(rng() % 6);
-              const float v = lo[b] + (hi[b] - lo[b]) * band(rng);
+              const float v = vt::tiertest::ExpEdgeValue(rng);
               std::memcpy(x.data() + k * 4, &v, 4);
             }
           }

@@ -65,6 +65,18 @@ inline Bytes RandomBytes(std::mt19937_64& rng, DType dt, int64_t n, bool special
   return b;
 }
 
+// A value from one of expf's edge bands (docs/special-values.md, ExpBands):
+// overflow and underflow of expf(-g), where 1 + expf(-g) reaches 1, and
+// around 0 - where the tiers' vector expf leaves its main path or rounds
+// closest to a tie.
+inline float ExpEdgeValue(std::mt19937_64& rng) {
+  std::uniform_real_distribution<float> band(0.0f, 1.0f);
+  const float lo[] = {-104.0f, -31.0f, 16.0f, -17.5f, 86.0f, -0.001f};
+  const float hi[] = {-86.0f, -29.0f, 17.5f, -16.0f, 104.0f, 0.001f};
+  const int b = static_cast<int>(rng() % 6);
+  return lo[b] + (hi[b] - lo[b]) * band(rng);
+}
+
 // One output tensor's bytes and storage dtype (f32/f16/bf16).
 struct Out {
   DType dt;

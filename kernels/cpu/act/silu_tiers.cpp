@@ -90,4 +90,8 @@ void SiluMulScalar(const float* g, const float* u, float* o, int n) {
   for (int k = 0; k < n; ++k) o[k] = SiluF32(g[k]) * u[k];
 }
 
+void GateActScalar(const float* z, float* act, int n, bool sigmoid) {
+  for (int k = 0; k < n; ++k) act[k] = sigmoid ? SigmoidF32(z[k]) : SiluF32(z[k]);
+}
+
 }  // namespace vt::cpu

@@ -31,6 +31,9 @@ const uint64_t* VectorExpfTable();
 
 // o[k] = silu(g[k]) * u[k] with the scalar expf (the portable tier's values).
 void SiluMulScalar(const float* g, const float* u, float* o, int n);
+// act[k] = silu(z[k]) or sigmoid(z[k]) with the scalar expf (the gated
+// norms' portable values; compiled portable, callable from a tier's region).
+void GateActScalar(const float* z, float* act, int n, bool sigmoid);
 
 namespace avx512 {
 // out[k] = silu(gate[k]) * up[k], k in [0, n); storage per job.
