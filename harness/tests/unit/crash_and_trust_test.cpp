@@ -65,5 +65,18 @@ TEST(TrustRule, ZerosAreDataWhereTheBytesAreCompared) {
   EXPECT_EQ(r.status, Outcome::kPassed) << r.reason << r.detail;
 }
 
+// gelu_and_mul at edge values where 1 + tanh cancels: every element's bound
+// is wider than its value (vt-fuzz, seed 0x3a715b0db39feb6b, shrunk), but the
+// bytes equal the f32 definition in the seed's order - every element judged
+// exactly, so not MISTRUSTED; the metric shows the case has such elements.
+TEST(TrustRule, BoundsWiderThanTheValueJudgedByTheF32Definition) {
+  const CaseResult r = OracleCheck(
+      "gelu_and_mul",
+      "gelu_and_mul(x=f32,out=f32,T=2,D=1,scale=1.0,layout=separate,values=edges,seed=0x49fd39b53d86a373)");
+  EXPECT_EQ(r.status, Outcome::kPassed) << r.reason << r.detail;
+  EXPECT_EQ(r.metrics["out"].value("judged_by_f32_definition_only", 0), 2);
+  EXPECT_EQ(r.unjudged, 0);
+}
+
 }  // namespace
 }  // namespace vt::conform
