@@ -54,6 +54,12 @@ CaseResult Guarded(const Mode& m, const OpSpec& op, const CaseRef& ref, const Ru
     r.status = Outcome::kFailedError;
     r.reason = std::string("harness error: ") + e.what();
   }
+  if (r.status == Outcome::kMistrusted && upstream::UnjudgeableDraw(r.reason)) {
+    // The draw's fault, not the kernel's nor the tolerance's (the run, the
+    // shrinking and --replay all see it so).
+    r.status = Outcome::kSkipped;
+    r.reason = "this draw cannot be judged by any reference: " + r.reason;
+  }
   r.repro = ReproCommand(r, cfg);
   return r;
 }

@@ -37,6 +37,11 @@ bool SameKnob(const Json& a, const Json& b) {
 
 }  // namespace
 
+bool UnjudgeableDraw(const std::string& reason) {
+  return reason.find("the reference is all zero") != std::string::npos ||
+         reason.find("mostly zero") != std::string::npos || reason.find("all NaN") != std::string::npos;
+}
+
 const std::vector<std::string> kDrawOnlyKnobs = {"dist", "values", "chunking"};
 
 std::vector<std::string> DrawOnlyKnobs(const UpstreamMap& m) {
@@ -194,9 +199,7 @@ CaseResult Checker::Check(const OpSpec& op, const Params& p, const RunConfig& cf
   // cannot be judged by any reference - the oracle mode MISTRUSTS the same
   // case -: counted SKIPPED with the reason. A tolerance wider than the
   // signal stays a failure: that is the tolerance's fault, not the draw's.
-  if (g.status == Outcome::kMistrusted &&
-      (g.reason.find("the reference is all zero") != std::string::npos ||
-       g.reason.find("mostly zero") != std::string::npos || g.reason.find("all NaN") != std::string::npos)) {
+  if (g.status == Outcome::kMistrusted && UnjudgeableDraw(g.reason)) {
     g.status = Outcome::kSkipped;
     g.reason = "upstream's reference cannot judge this draw: " + g.reason;
   }
