@@ -52,6 +52,10 @@ const std::vector<OpTierLine>& Table() {
       // tier is avx512 - an avx2 call would run two tiers in one op
       {"silu_and_mul_fp4_quant", {Isa::kAvx512}},
       // --- end RoPE / fp4 quant ---
+
+      // --- Mamba2 (branch simd-m): cpu/mamba/mamba_tiers.h; softplus / exp / silu stay scalar per head or p ---
+      {"mamba2_state_update", {Isa::kAvx2, Isa::kAvx512}},
+      // --- end Mamba2 ---
   };
   return kTable;
 }
