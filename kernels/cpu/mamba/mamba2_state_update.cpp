@@ -84,8 +84,8 @@ void RunPortable(const ExecContext& ctx, const Step& st, int64_t Nb) {
 
 // Vector tiers (mamba_tiers.h): split over (batch row, head) pairs - each
 // owns its out slice and its state block, so bytes never depend on the
-// split - with x, B and C widened to f32 per pair (exact) and the state
-// update and y chains in the tier.
+// split. x is widened to f32 per pair and B, C per (row, group) (exact); the
+// state update and the y chains run in the tier, the rest here.
 void RunTier(const ExecContext& ctx, Isa tier, const Step& st, int64_t Nb) {
   const int64_t H = st.H, P = st.P, N = st.N, heads_per_group = H / st.G;
   const int64_t state_bytes = static_cast<int64_t>(SizeOf(st.state.dtype));
@@ -93,6 +93,7 @@ void RunTier(const ExecContext& ctx, Isa tier, const Step& st, int64_t Nb) {
     CountTierRun(tier);
     std::vector<float> xb(static_cast<std::size_t>(P)), yb(static_cast<std::size_t>(P));
     std::vector<float> bb(static_cast<std::size_t>(N)), cb(static_cast<std::size_t>(N));
+    int64_t widened = -1;  // the (row, group) whose B and C are in bb / cb
     for (int64_t u = u0; u < u1; ++u) {
       const int64_t b = u / H, h = u % H, g = h / heads_per_group;
       const int64_t slot = st.Slot(b);
@@ -103,9 +104,12 @@ void RunTier(const ExecContext& ctx, Isa tier, const Step& st, int64_t Nb) {
       Mamba2HeadJob job;
       job.decay = st.Decay(b, h, job.d);
       for (int64_t p = 0; p < P; ++p) xb[static_cast<std::size_t>(p)] = LoadF32(st.x, u * P + p);
-      for (int64_t n = 0; n < N; ++n) {
-        bb[static_cast<std::size_t>(n)] = LoadF32(st.B, (b * st.G + g) * N + n);
-        cb[static_cast<std::size_t>(n)] = LoadF32(st.C, (b * st.G + g) * N + n);
+      if (b * st.G + g != widened) {  // a group's heads are consecutive: B and C widened once per group
+        widened = b * st.G + g;
+        for (int64_t n = 0; n < N; ++n) {
+          bb[static_cast<std::size_t>(n)] = LoadF32(st.B, widened * N + n);
+          cb[static_cast<std::size_t>(n)] = LoadF32(st.C, widened * N + n);
+        }
       }
       job.state = static_cast<unsigned char*>(st.state.data) + (slot * H + h) * P * N * state_bytes;
       job.state_dt = st.state.dtype;
