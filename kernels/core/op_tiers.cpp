@@ -55,6 +55,8 @@ const std::vector<OpTierLine>& Table() {
 
       // --- Mamba2 (branch simd-m): cpu/mamba/mamba_tiers.h; softplus / exp / silu stay scalar per head or p ---
       {"mamba2_state_update", {Isa::kAvx2, Isa::kAvx512}},
+      // stages 2 (the chunk states) and 5 (the outputs); stages 1, 3, 4 stay portable code
+      {"mamba2_chunk_scan", {Isa::kAvx2, Isa::kAvx512}},
       // --- end Mamba2 ---
   };
   return kTable;

@@ -8,6 +8,10 @@
 // Each stage splits its own outputs across threads (per head; per chunk and
 // head; per sequence and head; per chunk and group; per chunk and head), so
 // bytes never depend on the thread count.
+// Tiers: portable (below, the reference), avx2 and avx512 for stages 2 and 5
+// (mamba_tiers.h: lanes along n in stage 2, along p in stage 5, each sum kept
+// in its order; the same bytes). Stages 1, 3 and 4 are the portable code in
+// every tier (stage 1's exp / softplus, and together a small share).
 //
 // Buffers are sized by the longest chunk L (<= cs) rather than cs: upstream
 // pads a partial chunk with dt = 0 up to cs, and those positions add exactly
@@ -20,6 +24,8 @@
 #include "api/kernel_types.h"
 #include "cpu/access.h"
 #include "cpu/mamba/mamba_math.h"
+#include "cpu/mamba/mamba_tiers.h"
+#include "cpu/simd/target.h"
 #include "vt/registry.h"
 #include "vt/threadpool.h"
 
@@ -27,6 +33,32 @@ namespace vt::cpu {
 namespace {
 
 using std::size_t;
+
+// The vector tiers of stages 2 and 5 (mamba_tiers.h); tier is kAvx2 or
+// kAvx512, one the CPU runs.
+void RunChunkState(Isa tier, const ChunkStateJob& job) {
+#if VT_X86_TIERS
+  if (tier == Isa::kAvx512) {
+    avx512::ChunkState(job);
+  } else {
+    avx2::ChunkState(job);
+  }
+#else
+  (void)tier, (void)job;  // unreachable: no x86 tier is supported here
+#endif
+}
+
+void RunChunkOut(Isa tier, const ChunkOutJob& job) {
+#if VT_X86_TIERS
+  if (tier == Isa::kAvx512) {
+    avx512::ChunkOut(job);
+  } else {
+    avx2::ChunkOut(job);
+  }
+#else
+  (void)tier, (void)job;  // unreachable: no x86 tier is supported here
+#endif
+}
 
 void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor& final_states,
                         const Tensor& x_t, const Tensor& dt_t, const Tensor& A, const Tensor& B_t,
@@ -41,6 +73,8 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
   const int64_t S = final_states.shape[0];
   const int64_t heads_per_group = H / G;
   const int64_t PN = P * N;
+  static const std::vector<Isa> kTiers = OpTiers("mamba2_chunk_scan");
+  const Isa tier = PickTier(ctx.ResolvedIsa(), kTiers);
 
   const std::vector<int32_t> ccs = mamba::ReadIndices(cu_chunk_seqlens);
   const std::vector<int32_t> lci = mamba::ReadIndices(last_chunk_indices);
@@ -89,11 +123,24 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
   // decayed to the chunk's end, in f32 (upstream's states_in_fp32).
   std::vector<float> states(static_cast<size_t>(nchunks * H * PN), 0.0f);
   ParallelForRows(ctx, nchunks * H, [&](int64_t r0, int64_t r1) {
-    std::vector<float> brow(static_cast<size_t>(N));
+    CountTierRun(tier);
+    std::vector<float> brow(static_cast<size_t>(N + 16)), scales(static_cast<size_t>(L));
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t c = r / H, h = r % H, g = h / heads_per_group;
       const float last = Total(h, c);
       float* st = states.data() + static_cast<size_t>(r * PN);
+      if (tier != Isa::kPortable) {
+        for (int64_t i = 0; i < Len(c); ++i) {  // as below
+          scales[static_cast<size_t>(i)] = std::exp(std::min(last - dac[At(h, c, i)], 0.0f)) * dtv[At(h, c, i)];
+        }
+        ChunkStateJob job;
+        job.st = st, job.brow = brow.data(), job.scale = scales.data();
+        job.x = x.data() + static_cast<size_t>((ccs[c] * H + h) * P), job.x_stride = H * P;
+        job.B = Bv.data() + static_cast<size_t>((ccs[c] * G + g) * N), job.b_stride = G * N;
+        job.len = Len(c), job.P = P, job.N = N;
+        RunChunkState(tier, job);
+        continue;
+      }
       for (int64_t i = 0; i < Len(c); ++i) {
         // last - dac <= 0 by A < 0 and dt >= 0; the min(., 0) is upstream's.
         const float scale = std::exp(std::min(last - dac[At(h, c, i)], 0.0f)) * dtv[At(h, c, i)];
@@ -160,7 +207,8 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
   // Stage 5 (_chunk_scan_fwd): out_i = exp(dac_i) (C_i . S_prev)
   //   + sum_{j<=i} CB_ij exp(dac_i - dac_j) dt_j x_j + D x_i, then * silu(z_i).
   ParallelForRows(ctx, nchunks * H, [&](int64_t r0, int64_t r1) {
-    std::vector<float> w(static_cast<size_t>(L));
+    CountTierRun(tier);
+    std::vector<float> w(static_cast<size_t>(L)), y(static_cast<size_t>(P));
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t c = r / H, h = r % H, g = h / heads_per_group;
       // The state entering the chunk: the previous chunk's passed state, or
@@ -183,16 +231,26 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
           w[static_cast<size_t>(j)] =
               cbc[i * L + j] * std::exp(std::min(da_i - dac[At(h, c, j)], 0.0f)) * dtv[At(h, c, j)];
         }
+        if (tier != Isa::kPortable) {
+          ChunkOutJob job;
+          job.prev = prev, job.C = ci, job.w = w.data(), job.inter_scale = inter_scale;
+          job.x = x.data() + static_cast<size_t>((ccs[c] * H + h) * P), job.x_stride = H * P;
+          job.i = i, job.P = P, job.N = N, job.y = y.data();
+          RunChunkOut(tier, job);
+        }
         for (int64_t p = 0; p < P; ++p) {
-          float acc = 0.0f;
-          if (prev != nullptr) {
-            for (int64_t n = 0; n < N; ++n) acc += ci[n] * prev[p * N + n];
-          }
-          acc *= inter_scale;
-          for (int64_t j = 0; j <= i; ++j) {
-            acc += w[static_cast<size_t>(j)] * x[static_cast<size_t>(((ccs[c] + j) * H + h) * P + p)];
-          }
           const size_t xi = static_cast<size_t>((t * H + h) * P + p);
+          float acc = y[static_cast<size_t>(p)];  // the tier's, or:
+          if (tier == Isa::kPortable) {
+            acc = 0.0f;
+            if (prev != nullptr) {
+              for (int64_t n = 0; n < N; ++n) acc += ci[n] * prev[p * N + n];
+            }
+            acc *= inter_scale;
+            for (int64_t j = 0; j <= i; ++j) {
+              acc += w[static_cast<size_t>(j)] * x[static_cast<size_t>(((ccs[c] + j) * H + h) * P + p)];
+            }
+          }
           if (!Dv.empty()) acc += (d_per_channel ? Dv[static_cast<size_t>(h * P + p)] : Dv[static_cast<size_t>(h)]) * x[xi];
           if (!zv.empty()) acc *= SiluF32(zv[xi]);
           StoreF32(out, static_cast<int64_t>(xi), acc);

@@ -1,4 +1,4 @@
-// The avx2 tier of mamba2_state_update: mamba_step.inc over the V256 traits,
+// The avx2 tier of mamba2_state_update and mamba2_chunk_scan: mamba_step.inc over the V256 traits,
 // compiled for avx2 inside its target region (cpu/simd/target.h).
 #include "cpu/mamba/mamba_tiers.h"
 #include "cpu/norm/norm_tiers.h"
@@ -18,6 +18,8 @@ VT_TARGET_AVX2_BEGIN
 namespace vt::cpu::avx2 {
 
 void Mamba2Head(const Mamba2HeadJob& job) { simd::StateHead<simd::V256>(job); }
+void ChunkState(const ChunkStateJob& job) { simd::ChunkStateT<simd::V256>(job); }
+void ChunkOut(const ChunkOutJob& job) { simd::ChunkOutT<simd::V256>(job); }
 
 }  // namespace vt::cpu::avx2
 VT_TARGET_END

@@ -1,4 +1,4 @@
-// The avx512 tier of mamba2_state_update: mamba_step.inc over the V512 traits,
+// The avx512 tier of mamba2_state_update and mamba2_chunk_scan: mamba_step.inc over the V512 traits,
 // compiled for avx512 inside its target region (cpu/simd/target.h).
 #include "cpu/mamba/mamba_tiers.h"
 #include "cpu/norm/norm_tiers.h"
@@ -18,6 +18,8 @@ VT_TARGET_AVX512_BEGIN
 namespace vt::cpu::avx512 {
 
 void Mamba2Head(const Mamba2HeadJob& job) { simd::StateHead<simd::V512>(job); }
+void ChunkState(const ChunkStateJob& job) { simd::ChunkStateT<simd::V512>(job); }
+void ChunkOut(const ChunkOutJob& job) { simd::ChunkOutT<simd::V512>(job); }
 
 }  // namespace vt::cpu::avx512
 VT_TARGET_END

@@ -1,6 +1,6 @@
-// The vector tiers of mamba2_state_update (portable declarations only: the
-// tier code lives in mamba_step_avx512.cpp / mamba_step_avx2.cpp, over
-// mamba_step.inc).
+// The vector tiers of mamba2_state_update and mamba2_chunk_scan (portable
+// declarations only: the tier code lives in mamba_step_avx512.cpp /
+// mamba_step_avx2.cpp, over mamba_step.inc).
 //
 // Bytes: per (row, head, p) the portable tier updates the state row [N]
 // elementwise, s' = s * dA + (B_n * x_p) * d, stores s' at the state dtype and
@@ -33,11 +33,42 @@ struct Mamba2HeadJob {
   float* y = nullptr;  // [P] out: y_p = sum_n s'_n C_n, before D and z
 };
 
+// mamba2_chunk_scan stage 2 (one chunk, one head): the chunk's own state
+// [P, N] f32, st[p][n] += x_ip * (B_in * scale_i) for its tokens i in order
+// (tokens whose scale is 0 skipped, as the portable tier). Each (p, n) is its
+// own chain over i, so lanes run along n.
+struct ChunkStateJob {
+  float* st = nullptr;           // [P, N], accumulated in place
+  float* brow = nullptr;         // scratch, N rounded up to a multiple of 16
+  const float* scale = nullptr;  // [len]: exp(min(last - dA_i, 0)) * dt_i
+  const float* x = nullptr;      // token 0's x row [P] of this head; token i at x + i * x_stride
+  const float* B = nullptr;      // token 0's B row [N] of this group; token i at B + i * b_stride
+  int64_t x_stride = 0, b_stride = 0, len = 0, P = 0, N = 0;
+};
+
+// mamba2_chunk_scan stage 5 (one chunk, head and token i): per p,
+// acc = C_i . prev_p (in n; +0 without prev), acc *= inter_scale, then
+// acc += w_j * x_jp for j = 0..i in order. Lanes = p (the n chain through
+// the panel transpose, the j chain directly on x's rows).
+struct ChunkOutJob {
+  const float* prev = nullptr;  // [P, N] entering state, or null
+  const float* C = nullptr;     // [N]
+  const float* w = nullptr;     // [i + 1]
+  const float* x = nullptr;     // token 0's x row [P]; token j at x + j * x_stride
+  float inter_scale = 0.0f;
+  int64_t x_stride = 0, i = 0, P = 0, N = 0;
+  float* y = nullptr;  // [P] out, before D and z
+};
+
 namespace avx512 {
 void Mamba2Head(const Mamba2HeadJob& job);
+void ChunkState(const ChunkStateJob& job);
+void ChunkOut(const ChunkOutJob& job);
 }  // namespace avx512
 namespace avx2 {
 void Mamba2Head(const Mamba2HeadJob& job);
+void ChunkState(const ChunkStateJob& job);
+void ChunkOut(const ChunkOutJob& job);
 }  // namespace avx2
 
 }  // namespace vt::cpu
