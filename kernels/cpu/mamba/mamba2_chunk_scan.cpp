@@ -124,7 +124,8 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
   std::vector<float> states(static_cast<size_t>(nchunks * H * PN), 0.0f);
   ParallelForRows(ctx, nchunks * H, [&](int64_t r0, int64_t r1) {
     CountTierRun(tier);
-    std::vector<float> brow(static_cast<size_t>(N + 16)), scales(static_cast<size_t>(L));
+    std::vector<float> brow(static_cast<size_t>(tier == Isa::kPortable ? N : L * N + 16)), scales(static_cast<size_t>(L));
+    std::vector<int64_t> live(static_cast<size_t>(L));
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t c = r / H, h = r % H, g = h / heads_per_group;
       const float last = Total(h, c);
@@ -134,7 +135,7 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
           scales[static_cast<size_t>(i)] = std::exp(std::min(last - dac[At(h, c, i)], 0.0f)) * dtv[At(h, c, i)];
         }
         ChunkStateJob job;
-        job.st = st, job.brow = brow.data(), job.scale = scales.data();
+        job.st = st, job.brow = brow.data(), job.live = live.data(), job.scale = scales.data();
         job.x = x.data() + static_cast<size_t>((ccs[c] * H + h) * P), job.x_stride = H * P;
         job.B = Bv.data() + static_cast<size_t>((ccs[c] * G + g) * N), job.b_stride = G * N;
         job.len = Len(c), job.P = P, job.N = N;

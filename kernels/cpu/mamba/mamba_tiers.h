@@ -39,7 +39,8 @@ struct Mamba2HeadJob {
 // own chain over i, so lanes run along n.
 struct ChunkStateJob {
   float* st = nullptr;           // [P, N], accumulated in place
-  float* brow = nullptr;         // scratch, N rounded up to a multiple of 16
+  float* brow = nullptr;         // scratch of len * N + 16 floats
+  int64_t* live = nullptr;       // scratch of len entries
   const float* scale = nullptr;  // [len]: exp(min(last - dA_i, 0)) * dt_i
   const float* x = nullptr;      // token 0's x row [P] of this head; token i at x + i * x_stride
   const float* B = nullptr;      // token 0's B row [N] of this group; token i at B + i * b_stride
