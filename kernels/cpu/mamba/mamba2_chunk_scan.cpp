@@ -25,7 +25,6 @@
 #include "cpu/access.h"
 #include "cpu/mamba/mamba_math.h"
 #include "cpu/mamba/mamba_tiers.h"
-#include "cpu/simd/target.h"
 #include "vt/registry.h"
 #include "vt/threadpool.h"
 
@@ -33,32 +32,6 @@ namespace vt::cpu {
 namespace {
 
 using std::size_t;
-
-// The vector tiers of stages 2 and 5 (mamba_tiers.h); tier is kAvx2 or
-// kAvx512, one the CPU runs.
-void RunChunkState(Isa tier, const ChunkStateJob& job) {
-#if VT_X86_TIERS
-  if (tier == Isa::kAvx512) {
-    avx512::ChunkState(job);
-  } else {
-    avx2::ChunkState(job);
-  }
-#else
-  (void)tier, (void)job;  // unreachable: no x86 tier is supported here
-#endif
-}
-
-void RunChunkOut(Isa tier, const ChunkOutJob& job) {
-#if VT_X86_TIERS
-  if (tier == Isa::kAvx512) {
-    avx512::ChunkOut(job);
-  } else {
-    avx2::ChunkOut(job);
-  }
-#else
-  (void)tier, (void)job;  // unreachable: no x86 tier is supported here
-#endif
-}
 
 void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor& final_states,
                         const Tensor& x_t, const Tensor& dt_t, const Tensor& A, const Tensor& B_t,
@@ -139,7 +112,7 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
         job.x = x.data() + static_cast<size_t>((ccs[c] * H + h) * P), job.x_stride = H * P;
         job.B = Bv.data() + static_cast<size_t>((ccs[c] * G + g) * N), job.b_stride = G * N;
         job.len = Len(c), job.P = P, job.N = N;
-        RunChunkState(tier, job);
+        RunMamba2Tier(tier, job);
         continue;
       }
       for (int64_t i = 0; i < Len(c); ++i) {
@@ -237,7 +210,7 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
           job.prev = prev, job.C = ci, job.w = w.data(), job.inter_scale = inter_scale;
           job.x = x.data() + static_cast<size_t>((ccs[c] * H + h) * P), job.x_stride = H * P;
           job.i = i, job.P = P, job.N = N, job.y = y.data();
-          RunChunkOut(tier, job);
+          RunMamba2Tier(tier, job);
         }
         for (int64_t p = 0; p < P; ++p) {
           const size_t xi = static_cast<size_t>((t * H + h) * P + p);

@@ -16,7 +16,6 @@
 #include "cpu/access.h"
 #include "cpu/mamba/mamba_math.h"
 #include "cpu/mamba/mamba_tiers.h"
-#include "cpu/simd/target.h"
 #include "vt/registry.h"
 #include "vt/threadpool.h"
 
@@ -115,13 +114,7 @@ void RunTier(const ExecContext& ctx, Isa tier, const Step& st, int64_t Nb) {
       job.state_dt = st.state.dtype;
       job.x = xb.data(), job.B = bb.data(), job.C = cb.data(), job.y = yb.data();
       job.P = P, job.N = N;
-#if VT_X86_TIERS
-      if (tier == Isa::kAvx512) {
-        avx512::Mamba2Head(job);
-      } else {
-        avx2::Mamba2Head(job);
-      }
-#endif
+      RunMamba2Tier(tier, job);
       for (int64_t p = 0; p < P; ++p) st.Finish(b, h, p, xb[static_cast<std::size_t>(p)], yb[static_cast<std::size_t>(p)]);
     }
   });

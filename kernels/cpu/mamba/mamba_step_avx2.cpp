@@ -1,5 +1,6 @@
-// The avx2 tier of mamba2_state_update and mamba2_chunk_scan: mamba_step.inc over the V256 traits,
-// compiled for avx2 inside its target region (cpu/simd/target.h).
+// The avx2 tier of mamba2_state_update and mamba2_chunk_scan: mamba_step.inc
+// over the V256 traits, compiled for avx2 inside its target region
+// (cpu/simd/target.h).
 #include "cpu/mamba/mamba_tiers.h"
 #include "cpu/norm/norm_tiers.h"
 #include "cpu/simd/target.h"
@@ -17,9 +18,9 @@ VT_TARGET_AVX2_BEGIN
 
 namespace vt::cpu::avx2 {
 
-void Mamba2Head(const Mamba2HeadJob& job) { simd::StateHead<simd::V256>(job); }
-void ChunkState(const ChunkStateJob& job) { simd::ChunkStateT<simd::V256>(job); }
-void ChunkOut(const ChunkOutJob& job) { simd::ChunkOutT<simd::V256>(job); }
+void Mamba2Tier(const Mamba2HeadJob& job) { simd::StateHead<simd::V256>(job); }
+void Mamba2Tier(const ChunkStateJob& job) { simd::ChunkStateT<simd::V256>(job); }
+void Mamba2Tier(const ChunkOutJob& job) { simd::ChunkOutT<simd::V256>(job); }
 
 }  // namespace vt::cpu::avx2
 VT_TARGET_END

@@ -14,8 +14,10 @@
 
 #include <cstdint>
 
+#include "cpu/simd/target.h"
 #include "vt/context.h"
 #include "vt/dtype.h"
+#include "vt/isa.h"
 
 namespace vt::cpu {
 
@@ -61,15 +63,30 @@ struct ChunkOutJob {
   float* y = nullptr;  // [P] out, before D and z
 };
 
+// One entry point per tier, overloaded on the job.
 namespace avx512 {
-void Mamba2Head(const Mamba2HeadJob& job);
-void ChunkState(const ChunkStateJob& job);
-void ChunkOut(const ChunkOutJob& job);
+void Mamba2Tier(const Mamba2HeadJob& job);
+void Mamba2Tier(const ChunkStateJob& job);
+void Mamba2Tier(const ChunkOutJob& job);
 }  // namespace avx512
 namespace avx2 {
-void Mamba2Head(const Mamba2HeadJob& job);
-void ChunkState(const ChunkStateJob& job);
-void ChunkOut(const ChunkOutJob& job);
+void Mamba2Tier(const Mamba2HeadJob& job);
+void Mamba2Tier(const ChunkStateJob& job);
+void Mamba2Tier(const ChunkOutJob& job);
 }  // namespace avx2
+
+// Runs job on vector tier `tier` (kAvx2 or kAvx512, one the CPU runs).
+template <class Job>
+void RunMamba2Tier(Isa tier, const Job& job) {
+#if VT_X86_TIERS
+  if (tier == Isa::kAvx512) {
+    avx512::Mamba2Tier(job);
+  } else {
+    avx2::Mamba2Tier(job);
+  }
+#else
+  (void)tier, (void)job;  // unreachable: no x86 tier is supported here
+#endif
+}
 
 }  // namespace vt::cpu
