@@ -8,10 +8,10 @@
 // Each stage splits its own outputs across threads (per head; per chunk and
 // head; per sequence and head; per chunk and group; per chunk and head), so
 // bytes never depend on the thread count.
-// Tiers: portable (below, the reference), avx2 and avx512 for stages 2 and 5
-// (mamba_tiers.h: lanes along n in stage 2, along p in stage 5, each sum kept
-// in its order; the same bytes). Stages 1, 3 and 4 are the portable code in
-// every tier (stage 1's exp / softplus, and together a small share).
+// Tiers: portable (below, the reference), avx2 and avx512 for stages 2, 4
+// and 5 (mamba_tiers.h: lanes along n in stage 2, along j in stage 4, along p
+// in stage 5, each sum kept in its order; the same bytes). Stages 1 and 3 and
+// every exp are the portable code in every tier.
 //
 // Buffers are sized by the longest chunk L (<= cs) rather than cs: upstream
 // pads a partial chunk with dt = 0 up to cs, and those positions add exactly
@@ -163,11 +163,19 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
   // Stage 4 (_bmm_chunk_fwd): CB[c,g,i,j] = C_i . B_j for j <= i, f32.
   std::vector<float> cb(static_cast<size_t>(nchunks * G * L * L), 0.0f);
   ParallelForRows(ctx, nchunks * G, [&](int64_t r0, int64_t r1) {
+    CountTierRun(tier);
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t c = r / G, g = r % G;
       float* dst = cb.data() + static_cast<size_t>(r * L * L);
       for (int64_t i = 0; i < Len(c); ++i) {
         const float* ci = Cv.data() + static_cast<size_t>(((ccs[c] + i) * G + g) * N);
+        if (tier != Isa::kPortable) {
+          ChunkCbJob job;
+          job.C = ci, job.B = Bv.data() + static_cast<size_t>((ccs[c] * G + g) * N), job.b_stride = G * N;
+          job.count = i + 1, job.N = N, job.y = dst + i * L;
+          RunMamba2Tier(tier, job);
+          continue;
+        }
         for (int64_t j = 0; j <= i; ++j) {
           const float* bj = Bv.data() + static_cast<size_t>(((ccs[c] + j) * G + g) * N);
           float acc = 0.0f;

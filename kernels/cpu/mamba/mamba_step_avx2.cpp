@@ -21,6 +21,7 @@ namespace vt::cpu::avx2 {
 void Mamba2Tier(const Mamba2HeadJob& job) { simd::StateHead<simd::V256>(job); }
 void Mamba2Tier(const ChunkStateJob& job) { simd::ChunkStateT<simd::V256>(job); }
 void Mamba2Tier(const ChunkOutJob& job) { simd::ChunkOutT<simd::V256>(job); }
+void Mamba2Tier(const ChunkCbJob& job) { simd::ChunkCbT<simd::V256>(job); }
 
 }  // namespace vt::cpu::avx2
 VT_TARGET_END

@@ -21,6 +21,7 @@ namespace vt::cpu::avx512 {
 void Mamba2Tier(const Mamba2HeadJob& job) { simd::StateHead<simd::V512>(job); }
 void Mamba2Tier(const ChunkStateJob& job) { simd::ChunkStateT<simd::V512>(job); }
 void Mamba2Tier(const ChunkOutJob& job) { simd::ChunkOutT<simd::V512>(job); }
+void Mamba2Tier(const ChunkCbJob& job) { simd::ChunkCbT<simd::V512>(job); }
 
 }  // namespace vt::cpu::avx512
 VT_TARGET_END

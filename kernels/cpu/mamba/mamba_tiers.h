@@ -63,16 +63,27 @@ struct ChunkOutJob {
   float* y = nullptr;  // [P] out, before D and z
 };
 
+// mamba2_chunk_scan stage 4 (one chunk, group and token i): y_j = C_i . B_j
+// for j = 0..count-1, each a chain in n; lanes = j (LaneChains).
+struct ChunkCbJob {
+  const float* C = nullptr;   // C_i [N]
+  const float* B = nullptr;   // B_0 [N]; B_j at B + j * b_stride
+  int64_t b_stride = 0, count = 0, N = 0;
+  float* y = nullptr;  // [count]
+};
+
 // One entry point per tier, overloaded on the job.
 namespace avx512 {
 void Mamba2Tier(const Mamba2HeadJob& job);
 void Mamba2Tier(const ChunkStateJob& job);
 void Mamba2Tier(const ChunkOutJob& job);
+void Mamba2Tier(const ChunkCbJob& job);
 }  // namespace avx512
 namespace avx2 {
 void Mamba2Tier(const Mamba2HeadJob& job);
 void Mamba2Tier(const ChunkStateJob& job);
 void Mamba2Tier(const ChunkOutJob& job);
+void Mamba2Tier(const ChunkCbJob& job);
 }  // namespace avx2
 
 // Runs job on vector tier `tier` (kAvx2 or kAvx512, one the CPU runs).
