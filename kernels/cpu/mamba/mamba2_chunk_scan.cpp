@@ -97,16 +97,19 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
   std::vector<float> states(static_cast<size_t>(nchunks * H * PN), 0.0f);
   ParallelForRows(ctx, nchunks * H, [&](int64_t r0, int64_t r1) {
     CountTierRun(tier);
-    std::vector<float> brow(static_cast<size_t>(tier == Isa::kPortable ? N : L * N + 16)), scales(static_cast<size_t>(L));
+    // brow: one scaled B row (portable), or all the chunk's (the tiers).
+    std::vector<float> brow(static_cast<size_t>(tier == Isa::kPortable ? N : L * N + 16));
+    std::vector<float> scales(static_cast<size_t>(L));
     std::vector<int64_t> live(static_cast<size_t>(L));
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t c = r / H, h = r % H, g = h / heads_per_group;
       const float last = Total(h, c);
       float* st = states.data() + static_cast<size_t>(r * PN);
+      for (int64_t i = 0; i < Len(c); ++i) {
+        // last - dac <= 0 by A < 0 and dt >= 0; the min(., 0) is upstream's.
+        scales[static_cast<size_t>(i)] = std::exp(std::min(last - dac[At(h, c, i)], 0.0f)) * dtv[At(h, c, i)];
+      }
       if (tier != Isa::kPortable) {
-        for (int64_t i = 0; i < Len(c); ++i) {  // as below
-          scales[static_cast<size_t>(i)] = std::exp(std::min(last - dac[At(h, c, i)], 0.0f)) * dtv[At(h, c, i)];
-        }
         ChunkStateJob job;
         job.st = st, job.brow = brow.data(), job.live = live.data(), job.scale = scales.data();
         job.x = x.data() + static_cast<size_t>((ccs[c] * H + h) * P), job.x_stride = H * P;
@@ -116,8 +119,7 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
         continue;
       }
       for (int64_t i = 0; i < Len(c); ++i) {
-        // last - dac <= 0 by A < 0 and dt >= 0; the min(., 0) is upstream's.
-        const float scale = std::exp(std::min(last - dac[At(h, c, i)], 0.0f)) * dtv[At(h, c, i)];
+        const float scale = scales[static_cast<size_t>(i)];
         if (scale == 0.0f) continue;
         const int64_t t = ccs[c] + i;
         for (int64_t n = 0; n < N; ++n) {
