@@ -9,7 +9,8 @@
 // to keep), and run kLanes p-rows' y chains side by side, one p per lane,
 // through a kLanes x kLanes register transpose of each block of products (the
 // row norms' panel, cpu/norm/norm_panel.inc). Everything per head or per p
-// (softplus, exp, D, silu(z)) stays the portable tier's scalar code.
+// (softplus, exp, D, silu(z)) stays the portable tier's scalar code. The
+// chunk scan's tiered stages (2, 4, 5) are described at their jobs below.
 #pragma once
 
 #include <cstdint>
