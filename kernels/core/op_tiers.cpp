@@ -52,6 +52,13 @@ const std::vector<OpTierLine>& Table() {
       // tier is avx512 - an avx2 call would run two tiers in one op
       {"silu_and_mul_fp4_quant", {Isa::kAvx512}},
       // --- end RoPE / fp4 quant ---
+
+      // --- GDN recurrences (branch simd-d): cpu/gdn/delta_tiers.h, the shared head step with value rows in lanes ---
+      {"gdn_prefill", {Isa::kAvx2, Isa::kAvx512}},
+      {"gdn_decode", {Isa::kAvx2, Isa::kAvx512}},
+      {"gdn_spec_decode", {Isa::kAvx2, Isa::kAvx512}},
+      {"gdn_packed_decode", {Isa::kAvx2, Isa::kAvx512}},  // its L2 norms, softplus and gates stay portable code
+      // --- end GDN ---
   };
   return kTable;
 }

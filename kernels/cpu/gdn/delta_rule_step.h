@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "cpu/access.h"
+#include "cpu/gdn/delta_tiers.h"
+#include "vt/isa.h"
 #include "vt/tensor.h"
 
 namespace vt::cpu::gdn {
@@ -53,19 +55,32 @@ inline void StoreRow(const Tensor& t, int64_t elem, int64_t n, const float* src)
   }
 }
 
-// Per-thread scratch of one head step.
+// Per-thread scratch of one head step, and the tier it runs. One is made per
+// block of work (a ParallelForRows chunk), so it counts that block's tier run
+// (vt::CountTierRun; the isa mode reads it).
 struct StepBuffers {
-  StepBuffers(int64_t dk, int64_t dv)
+  StepBuffers(int64_t dk, int64_t dv, Isa tier_in)
       : q(static_cast<size_t>(dk)), k(static_cast<size_t>(dk)), v(static_cast<size_t>(dv)),
-        out(static_cast<size_t>(dv)) {}
+        out(static_cast<size_t>(dv)), tier(tier_in) {
+    if (tier != Isa::kPortable) panel.resize(static_cast<size_t>(dk * 16));
+    CountTierRun(tier);
+  }
   std::vector<float> q, k, v, out;
+  Isa tier;
+  std::vector<float> panel;  // the vector tiers' transposed panel (DeltaHeadJob::panel)
 };
 
 // One token of one value head on the f32 block s [dv, dk]. b.q holds q * scale,
 // b.k holds k, b.v holds v on entry; b.out receives the output row and b.v is
-// overwritten with v'.
+// overwritten with v'. The portable tier is the loops below (the reference);
+// a vector tier (delta_tiers.h) runs the same operations with value rows in
+// lanes, from the same decay.
 inline void HeadStep(float* s, int64_t dk, int64_t dv, float g, float beta, StepBuffers& b) {
   const float decay = std::exp(g);
+  if (b.tier != Isa::kPortable) {
+    DeltaHeadOn(b.tier, {s, dk, dv, decay, beta, b.q.data(), b.k.data(), b.v.data(), b.out.data(), b.panel.data()});
+    return;
+  }
   for (int64_t vi = 0; vi < dv; ++vi) {
     float* row = s + vi * dk;
     float dot = 0.0f;

@@ -1,0 +1,22 @@
+// The avx2 tier of the delta-rule head step: delta_panel.inc over the V256
+// traits (8 value rows in lanes), compiled for avx2 inside its target region
+// (cpu/simd/target.h).
+#include "cpu/gdn/delta_tiers.h"
+#include "cpu/simd/target.h"
+
+#if VT_X86_TIERS
+#include <immintrin.h>
+
+#include <cstdint>
+
+VT_TARGET_AVX2_BEGIN
+#include "cpu/simd/vec_avx2.h"
+#include "cpu/gdn/delta_panel.inc"
+
+namespace vt::cpu::gdn::avx2 {
+
+void DeltaHead(const DeltaHeadJob& job) { simd::delta::DeltaHeadT<simd::V256>(job); }
+
+}  // namespace vt::cpu::gdn::avx2
+VT_TARGET_END
+#endif
