@@ -15,7 +15,9 @@ VT_TARGET_AVX512_BEGIN
 
 namespace vt::cpu::gdn::avx512 {
 
-void DeltaHead(const DeltaHeadJob& job) { simd::delta::DeltaHeadT<simd::V512>(job); }
+void DeltaHold(const float* s, int64_t dk, int64_t dv, float* t) { simd::delta::Hold<simd::V512>(s, dk, dv, t); }
+void DeltaPut(const float* t, int64_t dk, int64_t dv, float* s) { simd::delta::Put<simd::V512>(t, dk, dv, s); }
+void DeltaStep(const DeltaStepJob& job) { simd::delta::Step<simd::V512>(job); }
 
 }  // namespace vt::cpu::gdn::avx512
 VT_TARGET_END

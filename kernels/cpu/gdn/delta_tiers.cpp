@@ -6,16 +6,21 @@
 
 namespace vt::cpu::gdn {
 
-void DeltaHeadOn(Isa tier, const DeltaHeadJob& job) {
 #if VT_X86_TIERS
-  if (tier == Isa::kAvx512) {
-    avx512::DeltaHead(job);
-  } else {
-    avx2::DeltaHead(job);
+#define VT_DELTA_ON(fn, ...)    \
+  if (tier == Isa::kAvx512) {   \
+    avx512::fn(__VA_ARGS__);    \
+  } else {                      \
+    avx2::fn(__VA_ARGS__);      \
   }
-#else
-  (void)tier, (void)job;  // unreachable: no x86 tier is supported here
+#else  // unreachable: no x86 tier is supported here
+#define VT_DELTA_ON(fn, ...) (void)tier;
 #endif
-}
+
+void DeltaHoldOn(Isa tier, const float* s, int64_t dk, int64_t dv, float* t) { VT_DELTA_ON(DeltaHold, s, dk, dv, t) }
+void DeltaPutOn(Isa tier, const float* t, int64_t dk, int64_t dv, float* s) { VT_DELTA_ON(DeltaPut, t, dk, dv, s) }
+void DeltaStepOn(Isa tier, const DeltaStepJob& job) { VT_DELTA_ON(DeltaStep, job) }
+
+#undef VT_DELTA_ON
 
 }  // namespace vt::cpu::gdn

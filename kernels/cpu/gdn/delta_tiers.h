@@ -2,10 +2,16 @@
 // delta_rule_step.h, shared by gdn_prefill, gdn_decode, gdn_spec_decode and
 // gdn_packed_decode). Portable declarations only: the tier code lives in
 // delta_panel_avx512.cpp / delta_panel_avx2.cpp (delta_panel.inc).
-// Each lane is one VALUE ROW of the [Dv, Dk] state: its two dots over Dk stay
-// one sequential chain in ki each (the seed's order), kW rows side by side
-// through a register transpose of each kW x kW block; the decay multiply and
-// the rank-1 update are elementwise, each product rounded (no FMA).
+//
+// Lanes are VALUE ROWS. The state block is [dv, dk] with dk contiguous, and
+// each value row's two dots over dk are sequential chains in ki (the seed's
+// order). A tier holds the block transposed, t[ki][vi] (row stride
+// DeltaStride(dv), rows past dv zero), so one vector is one ki of W value
+// rows and each lane's chain runs in ki order, never split; G vectors of rows
+// are stepped together (independent chains, no add latency stall). The
+// transposes in and out are pure data movement (W x W register transposes).
+// The decay multiply and the rank-1 update are elementwise; every product is
+// rounded (no FMA), every operation is the portable tier's, in its order.
 #pragma once
 
 #include <cstdint>
@@ -14,26 +20,40 @@
 
 namespace vt::cpu::gdn {
 
-struct DeltaHeadJob {
-  float* s = nullptr;        // the f32 state block [dv, dk], in place
+// Row stride of a held block: dv rounded up to 64 (whole groups of both tiers).
+inline int64_t DeltaStride(int64_t dv) { return (dv + 63) / 64 * 64; }
+
+// One token on a held block t [dk][DeltaStride(dv)]. q holds q * scale [dk],
+// k [dk]; v [DeltaStride(dv)] holds v on entry (rows < dv) and v' on return;
+// out [DeltaStride(dv)] receives S q'. decay = exp(g), formed by the caller.
+struct DeltaStepJob {
+  float* t = nullptr;
   int64_t dk = 0, dv = 0;
-  float decay = 0.0f;        // exp(g), formed by the caller (portable libm)
-  float beta = 0.0f;
-  const float* q = nullptr;  // q * scale [dk]
-  const float* k = nullptr;  // [dk]
-  float* v = nullptr;        // v on entry, v' = (v - S k) * beta on return [dv]
-  float* out = nullptr;      // the output row S q' [dv]
-  float* panel = nullptr;    // scratch of dk * 16 floats (one panel, transposed)
+  float decay = 0.0f, beta = 0.0f;
+  const float* q = nullptr;
+  const float* k = nullptr;
+  float* v = nullptr;
+  float* out = nullptr;
 };
 
+#define VT_DELTA_TIER_DECLS                                                \
+  void DeltaHold(const float* s, int64_t dk, int64_t dv, float* t);       \
+  void DeltaPut(const float* t, int64_t dk, int64_t dv, float* s);        \
+  void DeltaStep(const DeltaStepJob& job);
 namespace avx512 {
-void DeltaHead(const DeltaHeadJob& job);
+VT_DELTA_TIER_DECLS
 }
 namespace avx2 {
-void DeltaHead(const DeltaHeadJob& job);
+VT_DELTA_TIER_DECLS
 }
+#undef VT_DELTA_TIER_DECLS
 
-// DeltaHead of `tier` (kAvx2 or kAvx512, one the CPU supports).
-void DeltaHeadOn(Isa tier, const DeltaHeadJob& job);
+// The tier's functions (kAvx2 or kAvx512, one the CPU supports):
+// Hold transposes the state block s [dv, dk] into t (padding rows zeroed),
+// Put writes a held block back to s [dv, dk] (rows < dv only), Step runs one
+// token on a held block.
+void DeltaHoldOn(Isa tier, const float* s, int64_t dk, int64_t dv, float* t);
+void DeltaPutOn(Isa tier, const float* t, int64_t dk, int64_t dv, float* s);
+void DeltaStepOn(Isa tier, const DeltaStepJob& job);
 
 }  // namespace vt::cpu::gdn

@@ -35,7 +35,7 @@ float SoftplusGuarded(float x) { return x <= 20.0f ? std::log1p(std::exp(std::mi
 // the store, as the portable loop rounds each row at its store.
 void VectorHeadStep(const Tensor& state, int64_t base, float g, float beta, std::vector<float>& block,
                     gdn::StepBuffers& step) {
-  const int64_t dk = static_cast<int64_t>(step.q.size()), dv = static_cast<int64_t>(step.v.size());
+  const int64_t dk = state.shape[3], dv = state.shape[2];
   if (state.dtype == DType::kF32) {
     gdn::HeadStep(state.Ptr<float>() + base, dk, dv, g, beta, step);
     return;
@@ -60,7 +60,7 @@ void GdnPackedDecodeCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
   const Isa tier = PickTier(ctx.ResolvedIsa(), kTiers);
   ParallelForRows(ctx, mixed_qkv.shape[0], [&](int64_t r0, int64_t r1) {
     gdn::StepBuffers step(dk, dv, tier);  // counts this block's tier run
-    std::vector<float>&q = step.q, &k = step.k, &v = step.v;
+    std::vector<float>&q = step.q, &k = step.k, &v = step.v;  // (v padded on vector tiers: rows < dv used)
     std::vector<float> block(tier != Isa::kPortable && state.dtype != DType::kF32 ? static_cast<size_t>(dv * dk) : 0);
     std::vector<float> srow(static_cast<size_t>(dk)), o(static_cast<size_t>(dv)), av(static_cast<size_t>(hv_n)),
         bv(static_cast<size_t>(hv_n));

@@ -24,7 +24,10 @@ void GdnPrefillCpu(const ExecContext& ctx, const Tensor& out, const Tensor& q, c
     for (int64_t item = r0; item < r1; ++item) {
       const int64_t seq = item / o.hv_n, hv = item % o.hv_n;
       float* s = state.Ptr<float>() + item * o.dv * o.dk;  // state[seq][hv]
+      if (qsl[seq] == qsl[seq + 1]) continue;  // an empty sequence leaves its slot alone
+      gdn::HoldBlock(s, o.dk, o.dv, b);        // vector tiers: the block stays transposed for the run
       for (int64_t t = qsl[seq]; t < qsl[seq + 1]; ++t) gdn::TokenHeadStep(o, s, t, hv, b);
+      gdn::ReleaseBlock(s, o.dk, o.dv, b);
     }
   });
 }

@@ -42,6 +42,16 @@ void GdnSpecDecodeCpu(const ExecContext& ctx, const Tensor& out, const Tensor& q
         continue;
       }
       const float* src = state.Ptr<float>() + start * row_elems + hv * head_elems;
+      if (tier != Isa::kPortable) {  // the running state held transposed by the tier (delta_tiers.h)
+        gdn::HoldBlock(src, o.dk, o.dv, b);
+        for (int64_t t = lo; t < hi; ++t) {
+          gdn::TokenHeadStep(o, nullptr, t, hv, b);
+          const int32_t snap = idx[r * cols + (t - lo)];
+          if (snap >= 0) gdn::PutBlock(state.Ptr<float>() + snap * row_elems + hv * head_elems, o.dk, o.dv, b);
+        }
+        gdn::ReleaseBlock(nullptr, o.dk, o.dv, b);
+        continue;
+      }
       std::copy(src, src + head_elems, running.begin());
       for (int64_t t = lo; t < hi; ++t) {
         gdn::TokenHeadStep(o, running.data(), t, hv, b);
