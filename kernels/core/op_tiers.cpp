@@ -53,12 +53,15 @@ const std::vector<OpTierLine>& Table() {
       {"silu_and_mul_fp4_quant", {Isa::kAvx512}},
       // --- end RoPE / fp4 quant ---
 
-      // --- GDN recurrences (branch simd-d): cpu/gdn/delta_tiers.h, the shared head step with value rows in lanes ---
+      // --- GDN / KDA recurrences (branch simd-d): cpu/gdn/delta_tiers.h, the shared head step with value rows in lanes ---
       {"gdn_prefill", {Isa::kAvx2, Isa::kAvx512}},
       {"gdn_decode", {Isa::kAvx2, Isa::kAvx512}},
       {"gdn_spec_decode", {Isa::kAvx2, Isa::kAvx512}},
       {"gdn_packed_decode", {Isa::kAvx2, Isa::kAvx512}},  // its L2 norms, softplus and gates stay portable code
-      // --- end GDN ---
+      // KDA (kda_recurrence.cpp): the same step with a per-key decay; kda_chunk_prefill's gate stays portable
+      {"kda_gated_delta_rule", {Isa::kAvx2, Isa::kAvx512}},
+      {"kda_chunk_prefill", {Isa::kAvx2, Isa::kAvx512}},
+      // --- end GDN / KDA ---
   };
   return kTable;
 }

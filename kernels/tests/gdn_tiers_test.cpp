@@ -1,5 +1,6 @@
 // The vector tiers of the GDN recurrences' head step (cpu/gdn/delta_tiers.h:
-// gdn_decode, gdn_prefill, gdn_spec_decode, gdn_packed_decode) against the
+// gdn_decode, gdn_prefill, gdn_spec_decode, gdn_packed_decode; with a per-key
+// decay, kda_gated_delta_rule and kda_chunk_prefill) against the
 // portable tier, byte for byte (row_tiers_util.h: portable at 1 thread is the
 // reference; every tier the CPU has runs at 1, 2 and 3 threads and must count
 // its own run). The lanes are value rows and the transposed blocks Dk
@@ -19,6 +20,7 @@
 #define VT_TIER_TEST_BINARY "vt_gdn_tiers_test"
 #include "row_tiers_util.h"
 #include "vt/ops_gdn.h"
+#include "vt/ops_kda.h"
 
 namespace {
 
@@ -229,6 +231,51 @@ TEST(GdnTiers, GdnPackedDecodeEveryTierMatchesPortable) {
     }
   }
   EXPECT_EQ(cases, 48);
+}
+
+// KDA: g [T,Hv,Dk] per key channel (log decays, specials included), one to
+// three sequences; kda_chunk_prefill computes g from g_raw, a_log and dt_bias
+// (portable code) and runs the same recurrence on one sequence.
+TEST(GdnTiers, KdaEveryTierMatchesPortable) {
+  VT_REQUIRE_A_VECTOR_TIER();
+  std::mt19937_64 rng(vt::tiertest::Seed() + 24);
+  int cases = 0;
+  for (int64_t dk : {1, 7, 9, 16, 20, 33}) {
+    for (int64_t dv : {1, 8, 9, 17, 40}) {
+      const Heads h = Draw(rng, dk, dv, cases);
+      const bool chunk = cases % 3 == 2;
+      const int64_t n = chunk ? 1 : 1 + static_cast<int64_t>(rng() % 3);
+      std::vector<int32_t> qsl = {0};
+      for (int64_t s = 0; s < n; ++s) qsl.push_back(qsl.back() + static_cast<int32_t>(chunk ? 1 + rng() % 6 : rng() % 7));
+      const int64_t t = qsl.back();
+      const Tokens tok(rng, h, t);
+      const Bytes g = chunk ? RandomBytes(rng, DType::kF32, t * h.hv * dk, h.specials)
+                            : Gates(rng, t * h.hv * dk, false, h.specials);
+      const Bytes alog = RandomBytes(rng, DType::kF32, h.hv, false), bias = RandomBytes(rng, DType::kF32, h.hv * dk, false);
+      const Bytes state0 = RandomBytes(rng, DType::kF32, n * h.hv * dv * dk, h.specials);
+      const std::string op = chunk ? "kda_chunk_prefill" : "kda_gated_delta_rule";
+      const std::string id = op + " N=" + std::to_string(n) + " T=" + std::to_string(t) + h.Id();
+      CompareTiers(op, id, [&](const vt::ExecContext& ctx) {
+        TokenTensors in(tok, h, t);
+        Bytes state = state0, out(static_cast<size_t>(t * h.hv * dv) * vt::SizeOf(h.out), 0xAB), q = I32(qsl);
+        Bytes gg = g, al = alog, db = bias;
+        const Tensor to = Tensor::Contiguous(out.data(), h.out, {t, h.hv, dv});
+        const Tensor tg = Tensor::Contiguous(gg.data(), DType::kF32, {t, h.hv, dk});
+        const Tensor ts = Tensor::Contiguous(state.data(), DType::kF32, {n, h.hv, dv, dk});
+        const Tensor tq = Tensor::Contiguous(q.data(), DType::kI32, {n + 1});
+        if (chunk) {
+          vt::KdaChunkPrefill(ctx, to, in.tq, in.tk, in.tv, tg, in.tb, Tensor::Contiguous(al.data(), DType::kF32, {h.hv}),
+                              Tensor::Contiguous(db.data(), DType::kF32, {cases % 2 == 0 ? h.hv * dk : 0}), ts, tq,
+                              {0.25f});
+        } else {
+          vt::KdaGatedDeltaRule(ctx, to, in.tq, in.tk, in.tv, tg, in.tb, ts, tq, {0.25f});
+        }
+        return Outs{{h.out, out}, {DType::kF32, state}};
+      });
+      ++cases;
+    }
+  }
+  EXPECT_EQ(cases, 30);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The vector tiers of the gated delta rule's per-token head step (HeadStep in
 // delta_rule_step.h, shared by gdn_prefill, gdn_decode, gdn_spec_decode and
-// gdn_packed_decode). Portable declarations only: the tier code lives in
+// gdn_packed_decode; with a per-key decay, KDA's step: kda_recurrence.cpp). Portable declarations only: the tier code lives in
 // delta_panel_avx512.cpp / delta_panel_avx2.cpp (delta_panel.inc).
 //
 // Lanes are VALUE ROWS. The state block is [dv, dk] with dk contiguous, and
@@ -25,7 +25,9 @@ inline int64_t DeltaStride(int64_t dv) { return (dv + 63) / 64 * 64; }
 
 // One token on a held block t [dk][DeltaStride(dv)]. q holds q * scale [dk],
 // k [dk]; v [DeltaStride(dv)] holds v on entry (rows < dv) and v' on return;
-// out [DeltaStride(dv)] receives S q'. decay = exp(g), formed by the caller.
+// out [DeltaStride(dv)] receives S q'. decay = exp(g), formed by the caller;
+// KDA's per-key decay: decay_k [dk] (exp of each key channel's g), which then
+// replaces decay (S[r, ki] *= decay_k[ki]).
 struct DeltaStepJob {
   float* t = nullptr;
   int64_t dk = 0, dv = 0;
@@ -34,6 +36,7 @@ struct DeltaStepJob {
   const float* k = nullptr;
   float* v = nullptr;
   float* out = nullptr;
+  const float* decay_k = nullptr;
 };
 
 #define VT_DELTA_TIER_DECLS                                                \
