@@ -18,6 +18,7 @@ namespace vt::cpu::gdn::avx2 {
 void DeltaHold(const float* s, int64_t dk, int64_t dv, float* t) { simd::delta::Hold<simd::V256>(s, dk, dv, t); }
 void DeltaPut(const float* t, int64_t dk, int64_t dv, float* s) { simd::delta::Put<simd::V256>(t, dk, dv, s); }
 void DeltaStep(const DeltaStepJob& job) { simd::delta::Step<simd::V256>(job); }
+void DeltaStepOnce(const DeltaStepJob& job, float* s) { simd::delta::StepOnce<simd::V256>(job, s); }
 
 }  // namespace vt::cpu::gdn::avx2
 VT_TARGET_END

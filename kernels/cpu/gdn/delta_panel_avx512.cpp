@@ -18,6 +18,7 @@ namespace vt::cpu::gdn::avx512 {
 void DeltaHold(const float* s, int64_t dk, int64_t dv, float* t) { simd::delta::Hold<simd::V512>(s, dk, dv, t); }
 void DeltaPut(const float* t, int64_t dk, int64_t dv, float* s) { simd::delta::Put<simd::V512>(t, dk, dv, s); }
 void DeltaStep(const DeltaStepJob& job) { simd::delta::Step<simd::V512>(job); }
+void DeltaStepOnce(const DeltaStepJob& job, float* s) { simd::delta::StepOnce<simd::V512>(job, s); }
 
 }  // namespace vt::cpu::gdn::avx512
 VT_TARGET_END

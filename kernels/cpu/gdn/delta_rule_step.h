@@ -97,15 +97,17 @@ inline void ReleaseBlock(float* s, int64_t dk, int64_t dv, StepBuffers& b) {
 // b.k holds k, b.v holds v on entry; b.out receives the output row and b.v is
 // overwritten with v'. The portable tier is the loops below (the reference);
 // a vector tier (delta_tiers.h) runs the same operations with value rows in
-// lanes, from the same decay, on the block it holds (for this one token when
-// no run holds it).
+// lanes, from the same decay: on the block it holds, or on s itself when no
+// run holds it (decode).
 inline void HeadStep(float* s, int64_t dk, int64_t dv, float g, float beta, StepBuffers& b) {
   const float decay = std::exp(g);
   if (b.tier != Isa::kPortable) {
-    const bool one = !b.held;
-    if (one) HoldBlock(s, dk, dv, b);
-    DeltaStepOn(b.tier, {b.t.data(), dk, dv, decay, beta, b.q.data(), b.k.data(), b.v.data(), b.out.data()});
-    if (one) ReleaseBlock(s, dk, dv, b);
+    const DeltaStepJob job{b.t.data(), dk, dv, decay, beta, b.q.data(), b.k.data(), b.v.data(), b.out.data()};
+    if (b.held) {
+      DeltaStepOn(b.tier, job);
+    } else {
+      DeltaStepOnceOn(b.tier, job, s);
+    }
     return;
   }
   for (int64_t vi = 0; vi < dv; ++vi) {

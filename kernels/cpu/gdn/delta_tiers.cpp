@@ -20,6 +20,7 @@ namespace vt::cpu::gdn {
 void DeltaHoldOn(Isa tier, const float* s, int64_t dk, int64_t dv, float* t) { VT_DELTA_ON(DeltaHold, s, dk, dv, t) }
 void DeltaPutOn(Isa tier, const float* t, int64_t dk, int64_t dv, float* s) { VT_DELTA_ON(DeltaPut, t, dk, dv, s) }
 void DeltaStepOn(Isa tier, const DeltaStepJob& job) { VT_DELTA_ON(DeltaStep, job) }
+void DeltaStepOnceOn(Isa tier, const DeltaStepJob& job, float* s) { VT_DELTA_ON(DeltaStepOnce, job, s) }
 
 #undef VT_DELTA_ON
 

@@ -42,7 +42,8 @@ struct DeltaStepJob {
 #define VT_DELTA_TIER_DECLS                                                \
   void DeltaHold(const float* s, int64_t dk, int64_t dv, float* t);       \
   void DeltaPut(const float* t, int64_t dk, int64_t dv, float* s);        \
-  void DeltaStep(const DeltaStepJob& job);
+  void DeltaStep(const DeltaStepJob& job);                                 \
+  void DeltaStepOnce(const DeltaStepJob& job, float* s);
 namespace avx512 {
 VT_DELTA_TIER_DECLS
 }
@@ -58,5 +59,8 @@ VT_DELTA_TIER_DECLS
 void DeltaHoldOn(Isa tier, const float* s, int64_t dk, int64_t dv, float* t);
 void DeltaPutOn(Isa tier, const float* t, int64_t dk, int64_t dv, float* s);
 void DeltaStepOn(Isa tier, const DeltaStepJob& job);
+// One token on the block s [dv, dk] itself, no run holding it (decode): the
+// same operations, group by group through job.t (dk * 64 floats of scratch).
+void DeltaStepOnceOn(Isa tier, const DeltaStepJob& job, float* s);
 
 }  // namespace vt::cpu::gdn
