@@ -132,6 +132,16 @@ void GdnPrefillCall(const vt::ExecContext& c, int64_t t) {
                  Tensor::Contiguous(qsl, DType::kI32, {2}), {0.08838835f});
 }
 
+void KdaCall(const vt::ExecContext& c, int64_t t) {
+  GdnLayer& l = Gdn();
+  static std::vector<float> g(static_cast<std::size_t>(kGdnTokens * kGdnHv * kGdnD), -0.05f);
+  static int32_t qsl[2] = {0, static_cast<int32_t>(t)};
+  vt::KdaGatedDeltaRule(c, l.T3(l.out, t, kGdnHv), l.T3(l.q, t, kGdnHk), l.T3(l.k, t, kGdnHk), l.T3(l.v, t, kGdnHv),
+                        Tensor::Contiguous(g.data(), DType::kF32, {t, kGdnHv, kGdnD}), l.T2(l.beta, t),
+                        Tensor::Contiguous(l.state.data(), DType::kF32, {1, kGdnHv, kGdnD, kGdnD}),
+                        Tensor::Contiguous(qsl, DType::kI32, {2}), {0.08838835f});
+}
+
 std::vector<OpCase> Cases() {
   constexpr int64_t T = 2048, H = 4096;
   static Buf x32(T * H, DType::kF32, 1.0f), out32(T * H, DType::kF32, 0.0f), w32(H, DType::kF32, 1.0f);
@@ -259,6 +269,10 @@ std::vector<OpCase> Cases() {
        [](const vt::ExecContext& c) { GdnDecodeCall(c, 8); }, 0, 0},
       {"gdn_prefill f32 T=64 Hv=32 Dk=Dv=128", kGdnState,
        [](const vt::ExecContext& c) { GdnPrefillCall(c, 64); }, 0, 0, 64},
+      // KDA (kda_gated_delta_rule) on the same layer: g per key channel
+      // [64,32,128] (-0.05 everywhere), the same state traffic as prefill.
+      {"kda_gated_delta_rule f32 T=64 Hv=32 Dk=Dv=128", kGdnState,
+       [](const vt::ExecContext& c) { KdaCall(c, 64); }, 0, 0, 64},
       {"rms_norm f32 decode [1,4096]", 0,
        [=](const vt::ExecContext& c) { vt::RmsNorm(c, f32(out1, {1, H}), f32(x1, {1, H}), f32(w32, {H}), {}); },
        1.2, 0},
