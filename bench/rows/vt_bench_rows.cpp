@@ -67,6 +67,7 @@ struct OpCase {
   std::size_t copy_bytes;
   std::function<void(const vt::ExecContext&)> call;
   double target_1t, target_2t;  // ratio targets (time / memcpy time); 0: none stated
+  int copies = 1;                // the baseline copies copy_bytes this many times
 };
 
 void CopyHalves(int threads, void* dst, const void* src, std::size_t n) {
@@ -78,6 +79,67 @@ void CopyHalves(int threads, void* dst, const void* src, std::size_t n) {
     const std::size_t a = n * ith / nth, b = n * (ith + 1) / nth;
     std::memcpy(static_cast<char*>(dst) + a, static_cast<const char*>(src) + a, b - a);
   });
+}
+
+// The GDN benchmark layer: Hk 16 key heads, Hv 32 value heads, Dk = Dv =
+// 128, up to 64 tokens / requests. q and k rows are L2-normalised (as the op
+// expects; with |k| = 1 and beta in [0, 1] the delta rule keeps the state
+// bounded over repeated calls in place), g = -0.05 (decay 0.95), beta 0.5.
+constexpr int64_t kGdnHk = 16, kGdnHv = 32, kGdnD = 128, kGdnTokens = 64;
+constexpr std::size_t kGdnState = kGdnHv * kGdnD * kGdnD * 4;  // one request's f32 state
+
+struct GdnLayer {
+  std::vector<float> q, k, v, g, beta, state, out;
+  GdnLayer()
+      : q(kGdnTokens * kGdnHk * kGdnD), k(q.size()), v(kGdnTokens * kGdnHv * kGdnD), g(kGdnTokens * kGdnHv, -0.05f),
+        beta(g.size(), 0.5f), state(8 * kGdnState / 4), out(v.size()) {
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      q[i] = static_cast<float>(static_cast<int>((i * 2654435761u) % 2001) - 1000);
+      k[i] = static_cast<float>(static_cast<int>((i * 40503u + 7) % 2001) - 1000);
+    }
+    for (std::vector<float>* x : {&q, &k}) {
+      for (std::size_t r = 0; r < x->size(); r += kGdnD) {
+        double ss = 0.0;
+        for (int64_t j = 0; j < kGdnD; ++j) ss += static_cast<double>((*x)[r + j]) * (*x)[r + j];
+        for (int64_t j = 0; j < kGdnD; ++j) (*x)[r + j] = static_cast<float>((*x)[r + j] / std::sqrt(ss));
+      }
+    }
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(static_cast<int>(i % 201) - 100) / 100.0f;
+    for (std::size_t i = 0; i < state.size(); ++i) state[i] = static_cast<float>(static_cast<int>(i % 101) - 50) / 500.0f;
+  }
+  Tensor T3(std::vector<float>& b, int64_t t, int64_t h) { return Tensor::Contiguous(b.data(), DType::kF32, {t, h, kGdnD}); }
+  Tensor T2(std::vector<float>& b, int64_t t) { return Tensor::Contiguous(b.data(), DType::kF32, {t, kGdnHv}); }
+};
+
+GdnLayer& Gdn() {
+  static GdnLayer layer;
+  return layer;
+}
+
+void GdnDecodeCall(const vt::ExecContext& c, int64_t b) {
+  GdnLayer& l = Gdn();
+  vt::GdnDecode(c, l.T3(l.out, b, kGdnHv), l.T3(l.q, b, kGdnHk), l.T3(l.k, b, kGdnHk), l.T3(l.v, b, kGdnHv), l.T2(l.g, b),
+                l.T2(l.beta, b), Tensor::Contiguous(l.state.data(), DType::kF32, {b, kGdnHv, kGdnD, kGdnD}), nullptr,
+                {0.08838835f});
+}
+
+void GdnPrefillCall(const vt::ExecContext& c, int64_t t) {
+  GdnLayer& l = Gdn();
+  static int32_t qsl[2] = {0, static_cast<int32_t>(t)};
+  vt::GdnPrefill(c, l.T3(l.out, t, kGdnHv), l.T3(l.q, t, kGdnHk), l.T3(l.k, t, kGdnHk), l.T3(l.v, t, kGdnHv),
+                 l.T2(l.g, t), l.T2(l.beta, t),
+                 Tensor::Contiguous(l.state.data(), DType::kF32, {1, kGdnHv, kGdnD, kGdnD}),
+                 Tensor::Contiguous(qsl, DType::kI32, {2}), {0.08838835f});
+}
+
+void KdaCall(const vt::ExecContext& c, int64_t t) {
+  GdnLayer& l = Gdn();
+  static std::vector<float> g(static_cast<std::size_t>(kGdnTokens * kGdnHv * kGdnD), -0.05f);
+  static int32_t qsl[2] = {0, static_cast<int32_t>(t)};
+  vt::KdaGatedDeltaRule(c, l.T3(l.out, t, kGdnHv), l.T3(l.q, t, kGdnHk), l.T3(l.k, t, kGdnHk), l.T3(l.v, t, kGdnHv),
+                        Tensor::Contiguous(g.data(), DType::kF32, {t, kGdnHv, kGdnD}), l.T2(l.beta, t),
+                        Tensor::Contiguous(l.state.data(), DType::kF32, {1, kGdnHv, kGdnD, kGdnD}),
+                        Tensor::Contiguous(qsl, DType::kI32, {2}), {0.08838835f});
 }
 
 std::vector<OpCase> Cases() {
@@ -260,6 +322,19 @@ std::vector<OpCase> Cases() {
                              Tensor::Contiguous(s_idx.data(), DType::kI32, {2}), args);
        },
        0, 0},
+      // GDN recurrences (branch simd-d), a Qwen3-Next-like layer: Hk 16, Hv 32,
+      // Dk = Dv = 128, f32 state [.,32,128,128] (2 MiB per request). The
+      // state is read and written once per token, so the baseline is a
+      // memcpy of the state (decode: 8 requests, 16 MiB; prefill: one
+      // sequence of 64 tokens, the 2 MiB state copied once per token).
+      {"gdn_decode f32 B=8 Hv=32 Dk=Dv=128", 8 * kGdnState,
+       [](const vt::ExecContext& c) { GdnDecodeCall(c, 8); }, 0, 0},
+      {"gdn_prefill f32 T=64 Hv=32 Dk=Dv=128", kGdnState,
+       [](const vt::ExecContext& c) { GdnPrefillCall(c, 64); }, 0, 0, 64},
+      // KDA (kda_gated_delta_rule) on the same layer: g per key channel
+      // [64,32,128] (-0.05 everywhere), the same state traffic as prefill.
+      {"kda_gated_delta_rule f32 T=64 Hv=32 Dk=Dv=128", kGdnState,
+       [](const vt::ExecContext& c) { KdaCall(c, 64); }, 0, 0, 64},
       {"rms_norm f32 decode [1,4096]", 0,
        [=](const vt::ExecContext& c) { vt::RmsNorm(c, f32(out1, {1, H}), f32(x1, {1, H}), f32(w32, {H}), {}); },
        1.2, 0},
@@ -345,7 +420,9 @@ int main(int argc, char** argv) {
     for (int threads : {1, 2}) {
       if (oc.copy_bytes != 0) {
         benchmark::RegisterBenchmark(Key("memcpy " + oc.name, threads).c_str(), [&oc, threads](benchmark::State& s) {
-          for (auto _ : s) CopyHalves(threads, dst.data(), src.data(), oc.copy_bytes);
+          for (auto _ : s) {
+            for (int i = 0; i < oc.copies; ++i) CopyHalves(threads, dst.data(), src.data(), oc.copy_bytes);
+          }
         })->UseRealTime();
       } else if (threads == 2) {
         continue;

@@ -58,6 +58,15 @@ const std::vector<OpTierLine>& Table() {
       // stages 2 (the chunk states) and 5 (the outputs); stages 1, 3, 4 stay portable code
       {"mamba2_chunk_scan", {Isa::kAvx2, Isa::kAvx512}},
       // --- end Mamba2 ---
+      // --- GDN / KDA recurrences (branch simd-d): cpu/gdn/delta_tiers.h, the shared head step with value rows in lanes ---
+      {"gdn_prefill", {Isa::kAvx2, Isa::kAvx512}},
+      {"gdn_decode", {Isa::kAvx2, Isa::kAvx512}},
+      {"gdn_spec_decode", {Isa::kAvx2, Isa::kAvx512}},
+      {"gdn_packed_decode", {Isa::kAvx2, Isa::kAvx512}},  // its L2 norms, softplus and gates stay portable code
+      // KDA (kda_recurrence.cpp): the same step with a per-key decay; kda_chunk_prefill's gate stays portable
+      {"kda_gated_delta_rule", {Isa::kAvx2, Isa::kAvx512}},
+      {"kda_chunk_prefill", {Isa::kAvx2, Isa::kAvx512}},
+      // --- end GDN / KDA ---
   };
   return kTable;
 }

@@ -132,8 +132,12 @@ void DrawHeads(Params& p, Tier tier, bool packed) {
   p.Set("Hk", *gen::Pick(std::vector<int64_t>{1, 2, 3}));
   p.Set("ratio", *gen::Pick(std::vector<int64_t>{1, 2, 3, 4}));
   const bool smoke = tier == Tier::kSmoke;
-  p.Set("Dk", *gen::Pick(smoke ? std::vector<int64_t>{4, 1, 16} : std::vector<int64_t>{16, 1, 2, 7, 32, 33, 64, 128}));
-  p.Set("Dv", *gen::Pick(smoke ? std::vector<int64_t>{4, 1, 16} : std::vector<int64_t>{16, 1, 3, 32, 64, 128}));
+  // Dk and Dv below, between and past the vector tiers' 8 / 16 lanes (value
+  // rows are the lanes, Dk the columns of each transposed block).
+  p.Set("Dk", *gen::Pick(smoke ? std::vector<int64_t>{4, 1, 16}
+                               : std::vector<int64_t>{16, 1, 2, 7, 32, 33, 64, 128, 12, 20}));
+  p.Set("Dv", *gen::Pick(smoke ? std::vector<int64_t>{4, 1, 16}
+                               : std::vector<int64_t>{16, 1, 3, 32, 64, 128, 9, 13, 24, 40}));
   p.Set("sk", *gen::Pick(std::vector<std::string>{"rsqrt", "pow2"}));
   p.Set("decay", *gen::Pick(std::vector<std::string>{"mild", "strong", "none"}));
   p.Set("init", *gen::Pick(std::vector<std::string>{"unit", "small"}));

@@ -20,8 +20,9 @@ void Draw(Params& p, Tier tier, bool one_sequence) {
     p.Set("Dk", *gen::Pick(std::vector<int64_t>{4, 16}));
     p.Set("Dv", *gen::Pick(std::vector<int64_t>{3, 16}));
   } else {
-    p.Set("Dk", *gen::Pick(std::vector<int64_t>{1, 16, 3, 32, 64, 128}));
-    p.Set("Dv", *gen::Pick(std::vector<int64_t>{1, 16, 7, 32, 64}));
+    // (12, 20, 9, 40: tails between and past the vector tiers' 8 / 16 lanes)
+    p.Set("Dk", *gen::Pick(std::vector<int64_t>{1, 16, 3, 32, 64, 128, 12, 20}));
+    p.Set("Dv", *gen::Pick(std::vector<int64_t>{1, 16, 7, 32, 64, 9, 40}));
   }
   const std::vector<int64_t> short_lens =
       tier == Tier::kSmoke ? std::vector<int64_t>{1, 2, 3} : std::vector<int64_t>{1, 2, 0, 3, 5, 8, 17, 33};

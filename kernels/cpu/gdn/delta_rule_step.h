@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "cpu/access.h"
+#include "cpu/gdn/delta_tiers.h"
+#include "vt/isa.h"
 #include "vt/tensor.h"
 
 namespace vt::cpu::gdn {
@@ -53,19 +55,61 @@ inline void StoreRow(const Tensor& t, int64_t elem, int64_t n, const float* src)
   }
 }
 
-// Per-thread scratch of one head step.
+// Per-thread scratch of one head step, and the tier it runs. One is made per
+// block of work (a ParallelForRows chunk), so it counts that block's tier run
+// (vt::CountTierRun; the isa mode reads it). A vector tier's v and out rows
+// are padded to DeltaStride(dv) (whole vectors; only the first dv are read
+// and written by the callers) and it holds the head block transposed in t.
 struct StepBuffers {
-  StepBuffers(int64_t dk, int64_t dv)
-      : q(static_cast<size_t>(dk)), k(static_cast<size_t>(dk)), v(static_cast<size_t>(dv)),
-        out(static_cast<size_t>(dv)) {}
+  StepBuffers(int64_t dk, int64_t dv, Isa tier_in)
+      : q(static_cast<size_t>(dk)), k(static_cast<size_t>(dk)), v(Rows(dv, tier_in)), out(Rows(dv, tier_in)),
+        tier(tier_in) {
+    if (tier != Isa::kPortable) t.resize(static_cast<size_t>(dk * DeltaStride(dv)));
+    CountTierRun(tier);
+  }
+  static size_t Rows(int64_t dv, Isa tier) { return static_cast<size_t>(tier == Isa::kPortable ? dv : DeltaStride(dv)); }
   std::vector<float> q, k, v, out;
+  Isa tier;
+  std::vector<float> t;  // a vector tier's held block [dk][DeltaStride(dv)]
+  bool held = false;     // t, not the caller's s, is the block's current value
 };
+
+// A run of tokens on one head block (gdn_prefill, gdn_spec_decode): a vector
+// tier transposes the block into b.t once (HoldBlock), steps every token
+// there (HeadStep then neither reads nor writes its s) and writes it back
+// once (PutBlock, to any [dv, dk] destination; ReleaseBlock ends the run).
+// The portable tier steps s itself: these are no-ops for it.
+inline void HoldBlock(const float* s, int64_t dk, int64_t dv, StepBuffers& b) {
+  if (b.tier == Isa::kPortable) return;
+  DeltaHoldOn(b.tier, s, dk, dv, b.t.data());
+  b.held = true;
+}
+inline void PutBlock(float* s, int64_t dk, int64_t dv, const StepBuffers& b) {
+  if (b.held) DeltaPutOn(b.tier, b.t.data(), dk, dv, s);
+}
+// (s == nullptr: the held block is dropped, as a spec decode's running state.)
+inline void ReleaseBlock(float* s, int64_t dk, int64_t dv, StepBuffers& b) {
+  if (s != nullptr) PutBlock(s, dk, dv, b);
+  b.held = false;
+}
 
 // One token of one value head on the f32 block s [dv, dk]. b.q holds q * scale,
 // b.k holds k, b.v holds v on entry; b.out receives the output row and b.v is
-// overwritten with v'.
+// overwritten with v'. The portable tier is the loops below (the reference);
+// a vector tier (delta_tiers.h) runs the same operations with value rows in
+// lanes, from the same decay: on the block it holds, or on s itself when no
+// run holds it (decode).
 inline void HeadStep(float* s, int64_t dk, int64_t dv, float g, float beta, StepBuffers& b) {
   const float decay = std::exp(g);
+  if (b.tier != Isa::kPortable) {
+    const DeltaStepJob job{b.t.data(), dk, dv, decay, beta, b.q.data(), b.k.data(), b.v.data(), b.out.data()};
+    if (b.held) {
+      DeltaStepOn(b.tier, job);
+    } else {
+      DeltaStepOnceOn(b.tier, job, s);
+    }
+    return;
+  }
   for (int64_t vi = 0; vi < dv; ++vi) {
     float* row = s + vi * dk;
     float dot = 0.0f;

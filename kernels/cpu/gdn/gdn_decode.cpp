@@ -14,10 +14,12 @@ void GdnDecodeCpu(const ExecContext& ctx, const Tensor& out, const Tensor& q, co
                   const Tensor& v, const Tensor& g, const Tensor& beta, const Tensor& state,
                   const Tensor* state_idx, const GdnArgs& args) {
   const gdn::TokenOperands o = gdn::Operands(out, q, k, v, g, beta, state, args.scale);
+  static const std::vector<Isa> kTiers = OpTiers("gdn_decode");
+  const Isa tier = PickTier(ctx.ResolvedIsa(), kTiers);  // delta_tiers.h; portable: HeadStep's loops
   const int32_t* idx = state_idx != nullptr ? state_idx->Ptr<int32_t>() : nullptr;
   const int64_t head_elems = o.dv * o.dk;
   ParallelForRows(ctx, q.shape[0], [&](int64_t r0, int64_t r1) {
-    gdn::StepBuffers b(o.dk, o.dv);
+    gdn::StepBuffers b(o.dk, o.dv, tier);
     for (int64_t t = r0; t < r1; ++t) {
       const int64_t slot = idx != nullptr ? idx[t] : t;
       if (slot < 0) {

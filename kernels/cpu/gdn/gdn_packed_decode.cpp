@@ -29,6 +29,22 @@ void L2Normalize(std::vector<float>& x, float extra) {
 
 float SoftplusGuarded(float x) { return x <= 20.0f ? std::log1p(std::exp(std::min(x, 20.0f))) : x; }
 
+// A vector tier's step (delta_tiers.h) on the head block at element `base`:
+// the same f32 operations as the portable loop below (HeadStep's order); a
+// bf16/f16 state is widened into `block` first (exact) and rounded back at
+// the store, as the portable loop rounds each row at its store.
+void VectorHeadStep(const Tensor& state, int64_t base, float g, float beta, std::vector<float>& block,
+                    gdn::StepBuffers& step) {
+  const int64_t dk = state.shape[3], dv = state.shape[2];
+  if (state.dtype == DType::kF32) {
+    gdn::HeadStep(state.Ptr<float>() + base, dk, dv, g, beta, step);
+    return;
+  }
+  gdn::LoadRow(state, base, dv * dk, block.data());
+  gdn::HeadStep(block.data(), dk, dv, g, beta, step);
+  gdn::StoreRow(state, base, dv * dk, block.data());
+}
+
 void GdnPackedDecodeCpu(const ExecContext& ctx, const Tensor& out, const Tensor& mixed_qkv,
                         const Tensor& a, const Tensor& b, const Tensor& a_log, const Tensor& dt_bias,
                         const Tensor& state, const Tensor& state_idx, const GdnArgs& args) {
@@ -40,8 +56,12 @@ void GdnPackedDecodeCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
   std::vector<float> alog(static_cast<size_t>(hv_n)), bias(static_cast<size_t>(hv_n));
   gdn::LoadRow(a_log, 0, hv_n, alog.data());
   gdn::LoadRow(dt_bias, 0, hv_n, bias.data());
+  static const std::vector<Isa> kTiers = OpTiers("gdn_packed_decode");
+  const Isa tier = PickTier(ctx.ResolvedIsa(), kTiers);
   ParallelForRows(ctx, mixed_qkv.shape[0], [&](int64_t r0, int64_t r1) {
-    std::vector<float> q(static_cast<size_t>(dk)), k(static_cast<size_t>(dk)), v(static_cast<size_t>(dv));
+    gdn::StepBuffers step(dk, dv, tier);  // counts this block's tier run
+    std::vector<float>&q = step.q, &k = step.k, &v = step.v;  // (v padded on vector tiers: rows < dv used)
+    std::vector<float> block(tier != Isa::kPortable && state.dtype != DType::kF32 ? static_cast<size_t>(dv * dk) : 0);
     std::vector<float> srow(static_cast<size_t>(dk)), o(static_cast<size_t>(dv)), av(static_cast<size_t>(hv_n)),
         bv(static_cast<size_t>(hv_n));
     for (int64_t bt = r0; bt < r1; ++bt) {
@@ -62,6 +82,11 @@ void GdnPackedDecodeCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
         const float x = av[static_cast<size_t>(hv)] + bias[static_cast<size_t>(hv)];
         const float g = -std::exp(alog[static_cast<size_t>(hv)]) * SoftplusGuarded(x);
         const float beta = RoundThrough(b.dtype, SigmoidF32(bv[static_cast<size_t>(hv)]));
+        if (tier != Isa::kPortable) {
+          VectorHeadStep(state, (slot * hv_n + hv) * dv * dk, g, beta, block, step);
+          gdn::StoreRow(out, (bt * hv_n + hv) * dv, dv, step.out.data());
+          continue;
+        }
         const float decay = std::exp(g);
         for (int64_t vi = 0; vi < dv; ++vi) {
           const int64_t base = ((slot * hv_n + hv) * dv + vi) * dk;

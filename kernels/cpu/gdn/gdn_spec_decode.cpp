@@ -22,13 +22,15 @@ void GdnSpecDecodeCpu(const ExecContext& ctx, const Tensor& out, const Tensor& q
                       const Tensor& cu_seqlens, const Tensor& state_indices,
                       const Tensor& num_accepted_tokens, const GdnArgs& args) {
   const gdn::TokenOperands o = gdn::Operands(out, q, k, v, g, beta, state, args.scale);
+  static const std::vector<Isa> kTiers = OpTiers("gdn_spec_decode");
+  const Isa tier = PickTier(ctx.ResolvedIsa(), kTiers);  // delta_tiers.h; portable: HeadStep's loops
   const int64_t reqs = state_indices.shape[0], cols = state_indices.shape[1];
   const int32_t* cu = cu_seqlens.Ptr<int32_t>();
   const int32_t* idx = state_indices.Ptr<int32_t>();
   const int32_t* accepted = num_accepted_tokens.Ptr<int32_t>();
   const int64_t head_elems = o.dv * o.dk, row_elems = o.hv_n * head_elems;
   ParallelForRows(ctx, reqs * o.hv_n, [&](int64_t r0, int64_t r1) {
-    gdn::StepBuffers b(o.dk, o.dv);
+    gdn::StepBuffers b(o.dk, o.dv, tier);
     std::vector<float> running(static_cast<size_t>(head_elems));
     const std::vector<float> zeros(static_cast<size_t>(o.dv), 0.0f);
     for (int64_t item = r0; item < r1; ++item) {
@@ -40,6 +42,16 @@ void GdnSpecDecodeCpu(const ExecContext& ctx, const Tensor& out, const Tensor& q
         continue;
       }
       const float* src = state.Ptr<float>() + start * row_elems + hv * head_elems;
+      if (tier != Isa::kPortable) {  // the running state held transposed by the tier (delta_tiers.h)
+        gdn::HoldBlock(src, o.dk, o.dv, b);
+        for (int64_t t = lo; t < hi; ++t) {
+          gdn::TokenHeadStep(o, nullptr, t, hv, b);
+          const int32_t snap = idx[r * cols + (t - lo)];
+          if (snap >= 0) gdn::PutBlock(state.Ptr<float>() + snap * row_elems + hv * head_elems, o.dk, o.dv, b);
+        }
+        gdn::ReleaseBlock(nullptr, o.dk, o.dv, b);
+        continue;
+      }
       std::copy(src, src + head_elems, running.begin());
       for (int64_t t = lo; t < hi; ++t) {
         gdn::TokenHeadStep(o, running.data(), t, hv, b);

@@ -46,7 +46,8 @@ void KdaChunkPrefillCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
   });
   Tensor g = g_raw;  // same [T,Hv,Dk] f32 contiguous layout, the gate's values
   g.data = gate.data();
-  KdaRecurrence(ctx, out, q, k, v, g, beta, state, query_start_loc, args.scale);
+  static const std::vector<Isa> kTiers = OpTiers("kda_chunk_prefill");
+  KdaRecurrence(ctx, PickTier(ctx.ResolvedIsa(), kTiers), out, q, k, v, g, beta, state, query_start_loc, args.scale);
 }
 
 }  // namespace

@@ -4,12 +4,13 @@
 #include <cstring>
 #include <vector>
 
+#include "cpu/gdn/delta_rule_step.h"
 #include "cpu/glue/convert.h"
 #include "vt/threadpool.h"
 
 namespace vt::cpu {
 
-void KdaRecurrence(const ExecContext& ctx, const Tensor& out, const Tensor& q, const Tensor& k,
+void KdaRecurrence(const ExecContext& ctx, Isa tier, const Tensor& out, const Tensor& q, const Tensor& k,
                    const Tensor& v, const Tensor& g, const Tensor& beta, const Tensor& state,
                    const Tensor& query_start_loc, float scale) {
   const int64_t n = state.shape[0], hv_n = state.shape[1], dv = state.shape[2], dk = state.shape[3];
@@ -35,11 +36,18 @@ void KdaRecurrence(const ExecContext& ctx, const Tensor& out, const Tensor& q, c
   const auto sdk = static_cast<std::size_t>(dk), sdv = static_cast<std::size_t>(dv);
 
   ParallelForRows(ctx, n * hv_n, [&](int64_t r0, int64_t r1) {
-    std::vector<float> s(sdv * sdk), qv(sdk), kv(sdk), decay(sdk), vv(sdv), u(sdv), o(sdv);
+    gdn::StepBuffers b(dk, dv, tier);  // counts this block's tier run; a vector tier's held block
+    const bool vec = tier != Isa::kPortable;
+    // (vv and o: whole vectors of rows on a vector tier, the first dv used)
+    std::vector<float> s(vec ? 0 : sdv * sdk), qv(sdk), kv(sdk), decay(sdk), vv(b.v.size()), u(sdv), o(b.out.size());
     for (int64_t item = r0; item < r1; ++item) {
       const int64_t seq = item / hv_n, hv = item % hv_n, hk = hv / group;
       unsigned char* block = sb + item * dv * dk * 4;  // state[seq, hv]: items are (seq, hv) row-major
-      load_f32(s.data(), block, dv * dk);
+      if (vec) {
+        gdn::HoldBlock(reinterpret_cast<float*>(block), dk, dv, b);
+      } else {
+        load_f32(s.data(), block, dv * dk);
+      }
       for (int64_t t = loc[static_cast<std::size_t>(seq)]; t < loc[static_cast<std::size_t>(seq + 1)]; ++t) {
         const int64_t key_row = t * hk_n + hk, value_row = t * hv_n + hv;
         load_q(qv.data(), qb + key_row * dk * qes, dk);
@@ -51,6 +59,12 @@ void KdaRecurrence(const ExecContext& ctx, const Tensor& out, const Tensor& q, c
         for (std::size_t i = 0; i < sdk; ++i) {
           qv[i] *= scale;
           decay[i] = std::exp(decay[i]);
+        }
+        if (vec) {
+          gdn::DeltaStepOn(tier, {b.t.data(), dk, dv, 0.0f, beta_t, qv.data(), kv.data(), vv.data(), o.data(),
+                                  decay.data()});
+          store_out(ob + value_row * dv * oes, o.data(), dv);
+          continue;
         }
         for (std::size_t r = 0; r < sdv; ++r) {
           float* row = s.data() + r * sdk;
@@ -71,6 +85,10 @@ void KdaRecurrence(const ExecContext& ctx, const Tensor& out, const Tensor& q, c
           o[r] = acc;
         }
         store_out(ob + value_row * dv * oes, o.data(), dv);
+      }
+      if (vec) {
+        gdn::ReleaseBlock(reinterpret_cast<float*>(block), dk, dv, b);
+        continue;
       }
       load_f32(block, s.data(), dv * dk);
     }

@@ -13,14 +13,17 @@
 #pragma once
 
 #include "vt/context.h"
+#include "vt/isa.h"
 #include "vt/ops_kda.h"
 #include "vt/tensor.h"
 
 namespace vt::cpu {
 
 // `g` is an f32 [T,Hv,Dk] contiguous view (the op's g, or the gate
-// kda_chunk_prefill computed).
-void KdaRecurrence(const ExecContext& ctx, const Tensor& out, const Tensor& q, const Tensor& k,
+// kda_chunk_prefill computed). `tier`: the calling op's tier (PickTier on its
+// tier-table line); a vector tier runs the same step with value rows in lanes
+// (cpu/gdn/delta_tiers.h, per-key decay), the portable tier the loops here.
+void KdaRecurrence(const ExecContext& ctx, Isa tier, const Tensor& out, const Tensor& q, const Tensor& k,
                    const Tensor& v, const Tensor& g, const Tensor& beta, const Tensor& state,
                    const Tensor& query_start_loc, float scale);
 
