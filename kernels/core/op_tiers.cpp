@@ -52,6 +52,10 @@ const std::vector<OpTierLine>& Table() {
       // tier is avx512 - an avx2 call would run two tiers in one op
       {"silu_and_mul_fp4_quant", {Isa::kAvx512}},
       // --- end RoPE / fp4 quant ---
+
+      // --- gelu_and_mul (branch simd-e): cpu/act/gelu_tiers.h, a vector transcription of glibc's tanhf ---
+      {"gelu_and_mul", {Isa::kAvx2, Isa::kAvx512}},
+      // --- end gelu_and_mul ---
   };
   return kTable;
 }
