@@ -27,6 +27,9 @@ struct T256 : simd::V256 {
   static I SubI(I a, I b) { return _mm256_sub_epi32(a, b); }
   static I Shl23(I a) { return _mm256_slli_epi32(a, 23); }
   static I SrlV(I a, I count) { return _mm256_srlv_epi32(a, count); }  // count > 31: 0
+  // a * b + c with the product rounded first (never fused: the scalar code
+  // rounds it; -ffp-contract=off keeps the compiler from fusing the two)
+  static F MulAdd(F a, F b, F c) { return Add(Mul(a, b), c); }
   static I CvttI(F a) { return _mm256_cvttps_epi32(a); }
   static F CvtF(I a) { return _mm256_cvtepi32_ps(a); }
   static F Neg(F a) { return _mm256_castsi256_ps(_mm256_xor_si256(Bits(a), SetI(INT32_MIN))); }

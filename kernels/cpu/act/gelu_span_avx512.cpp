@@ -27,6 +27,9 @@ struct T512 : simd::V512 {
   static I SubI(I a, I b) { return _mm512_sub_epi32(a, b); }
   static I Shl23(I a) { return _mm512_slli_epi32(a, 23); }
   static I SrlV(I a, I count) { return _mm512_srlv_epi32(a, count); }  // count > 31: 0
+  // a * b + c with the product rounded first (never fused: the scalar code
+  // rounds it; -ffp-contract=off keeps the compiler from fusing the two)
+  static F MulAdd(F a, F b, F c) { return Add(Mul(a, b), c); }
   static I CvttI(F a) { return _mm512_cvttps_epi32(a); }
   static F CvtF(I a) { return _mm512_cvtepi32_ps(a); }
   static F Neg(F a) { return _mm512_castsi512_ps(_mm512_xor_si512(Bits(a), SetI(INT32_MIN))); }
