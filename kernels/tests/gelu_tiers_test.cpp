@@ -9,6 +9,7 @@
 // inputs is vt_tanhf_exhaustive (CTest label slow).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -94,16 +95,6 @@ TEST(GeluTiers, VectorTanhfIsInUse) {
   }
 }
 
-uint32_t Bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-float FromBits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
 
 // The sampled inputs of the tanhf check, and an odd count so that every tier
 // ends on a partial vector.
@@ -112,16 +103,16 @@ std::vector<float> SampledInputs() {
   for (uint32_t bits : {0x00000000u, 0x80000000u, 0x00000001u, 0x80000001u, 0x007fffffu, 0x807fffffu, 0x00800000u,
                         0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xff812345u, 0x7fbfffffu,
                         0x7f7fffffu, 0xff7fffffu}) {
-    v.push_back(FromBits(bits));
+    v.push_back(std::bit_cast<float>(bits));
   }
   // The regime edges (ix = 0x24000000 is 2^-55, 0x3f800000 is 1, 0x41b00000
   // is 22) and expm1f's (2|x| at 2^-25, ln2/2, 1.5 ln2, the k = 22/23 and
   // 56/57 steps), 40 patterns either side, both signs.
   for (uint32_t edge : {0x24000000u, 0x3f800000u, 0x41b00000u, 0x32800000u, 0x3e317218u, 0x3f051592u, 0x40f98872u,
                         0x419ca6b9u}) {
-    for (uint32_t k = edge - 40; k <= edge + 40; ++k) v.insert(v.end(), {FromBits(k), FromBits(k | 0x80000000u)});
+    for (uint32_t k = edge - 40; k <= edge + 40; ++k) v.insert(v.end(), {std::bit_cast<float>(k), std::bit_cast<float>(k | 0x80000000u)});
   }
-  for (uint64_t bits = 0; bits < (uint64_t{1} << 32); bits += 65537) v.push_back(FromBits(static_cast<uint32_t>(bits)));
+  for (uint64_t bits = 0; bits < (uint64_t{1} << 32); bits += 65537) v.push_back(std::bit_cast<float>(static_cast<uint32_t>(bits)));
   if (v.size() % 2 == 0) v.push_back(0.5f);
   return v;
 }
@@ -137,10 +128,10 @@ TEST(GeluTiers, VectorTanhfSampleMatchesLibm) {
     for (std::size_t k = 0; k < x.size() && bad < 5; ++k) {
       const float want = std::tanh(x[k]);
       if (std::isnan(want) && std::isnan(y[k])) continue;  // NaN as NaN
-      if (Bits(y[k]) != Bits(want)) {
+      if (std::bit_cast<uint32_t>(y[k]) != std::bit_cast<uint32_t>(want)) {
         ++bad;
-        ADD_FAILURE() << vt::Name(tier) << " tanhf(" << std::hexfloat << x[k] << " = 0x" << std::hex << Bits(x[k])
-                      << ") = 0x" << Bits(y[k]) << ", libm 0x" << Bits(want)
+        ADD_FAILURE() << vt::Name(tier) << " tanhf(" << std::hexfloat << x[k] << " = 0x" << std::hex << std::bit_cast<uint32_t>(x[k])
+                      << ") = 0x" << std::bit_cast<uint32_t>(y[k]) << ", libm 0x" << std::bit_cast<uint32_t>(want)
                       << "\n  repro: vt_gelu_tiers_test --gtest_filter=GeluTiers.VectorTanhfSampleMatchesLibm";
       }
     }
@@ -156,7 +147,7 @@ TEST(GeluTiers, GateSweepMatchesPortable) {
   std::vector<float> x(static_cast<std::size_t>(rows * 2 * kD), 1.0f);
   uint64_t bits = 0;
   for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t j = 0; j < kD; ++j, bits += 4099) x[static_cast<std::size_t>(r * 2 * kD + j)] = FromBits(static_cast<uint32_t>(bits));
+    for (int64_t j = 0; j < kD; ++j, bits += 4099) x[static_cast<std::size_t>(r * 2 * kD + j)] = std::bit_cast<float>(static_cast<uint32_t>(bits));
   }
   CompareTiers("gelu_and_mul", "gelu_and_mul gate sweep", [&](const vt::ExecContext& ctx) {
     Bytes out(static_cast<std::size_t>(rows * kD) * 4, 0xEE);

@@ -5,6 +5,7 @@
 // Usage: vt_tanhf_exhaustive [avx2|avx512 ...] (default: every tier the CPU runs).
 #include <chrono>
 #include <cinttypes>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -17,12 +18,6 @@
 
 namespace {
 
-uint32_t Bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
 // The differing inputs of one tier over all patterns, in chunks of 2^20.
 uint64_t CheckTier(vt::Isa tier) {
   constexpr uint32_t kChunk = 1u << 20;
@@ -30,18 +25,17 @@ uint64_t CheckTier(vt::Isa tier) {
   uint64_t bad = 0;
   for (uint64_t base = 0; base < (uint64_t{1} << 32); base += kChunk) {
     for (uint32_t k = 0; k < kChunk; ++k) {
-      const uint32_t u = static_cast<uint32_t>(base + k);
-      std::memcpy(&x[k], &u, 4);
+      x[k] = std::bit_cast<float>(static_cast<uint32_t>(base + k));
     }
     vt::cpu::TanhfSpanOn(tier, x.data(), y.data(), kChunk);
     for (uint32_t k = 0; k < kChunk; ++k) {
       const float want = std::tanh(x[k]);
       if (std::isnan(want) && std::isnan(y[k])) continue;
-      if (Bits(y[k]) == Bits(want)) continue;
+      if (std::bit_cast<uint32_t>(y[k]) == std::bit_cast<uint32_t>(want)) continue;
       if (++bad <= 10) {
         std::printf("  %s: x=0x%08" PRIx32 " (%a) vector 0x%08" PRIx32 " libm 0x%08" PRIx32 "\n",
-                    std::string(vt::Name(tier)).c_str(), Bits(x[k]), static_cast<double>(x[k]), Bits(y[k]),
-                    Bits(want));
+                    std::string(vt::Name(tier)).c_str(), std::bit_cast<uint32_t>(x[k]), static_cast<double>(x[k]), std::bit_cast<uint32_t>(y[k]),
+                    std::bit_cast<uint32_t>(want));
       }
     }
   }

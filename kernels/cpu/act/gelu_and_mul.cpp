@@ -7,7 +7,7 @@
 #include "api/kernel_types.h"
 #include "cpu/access.h"
 #include "cpu/act/gelu_tiers.h"
-#include "cpu/simd/target.h"
+#include "cpu/act/glu_rows.h"
 #include "vt/registry.h"
 #include "vt/threadpool.h"
 
@@ -21,16 +21,9 @@ void GeluAndMulCpu(const ExecContext& ctx, const Tensor& out, const Tensor& x) {
   if (tier != Isa::kPortable) {
     GeluJob job;
     job.x_dt = x.dtype, job.out_dt = out.dtype, job.vector_tanh = VectorTanhfAgrees(tier);
-    job.stream_out = out.Numel() * static_cast<int64_t>(SizeOf(out.dtype)) >= kStreamOutBytes;
-    const auto* xb = static_cast<const unsigned char*>(x.data);
-    auto* ob = static_cast<unsigned char*>(out.data);
-    const int64_t xe = static_cast<int64_t>(x.ElementSize()), oe = static_cast<int64_t>(out.ElementSize());
-    ParallelForRows(ctx, out.shape[0], [&](int64_t r0, int64_t r1) {
-      CountTierRun(tier);
-      for (int64_t i = r0; i < r1; ++i) {
-        const unsigned char* row = xb + i * 2 * d * xe;
-        GeluMulSpanOn(tier, job, row, row + d * xe, ob + i * d * oe, d);
-      }
+    job.stream_out = GluStreamsOut(out);
+    GluTierRows(ctx, tier, out, x, [&](const void* g, const void* u, void* o, int64_t n) {
+      GeluMulSpanOn(tier, job, g, u, o, n);
     });
     return;
   }

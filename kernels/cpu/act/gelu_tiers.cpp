@@ -3,25 +3,14 @@
 // and the dispatch to a tier's span.
 #include "cpu/act/gelu_tiers.h"
 
+#include <bit>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #include "cpu/simd/target.h"
 
 namespace vt::cpu {
 namespace {
-
-uint32_t BitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-float FromBits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
 
 // The self-check inputs, both signs of each: 64 floats either side of every
 // regime edge of tanhf and of the expm1f under it (2^-55, 1, 22; |x| = 2^-26,
@@ -50,9 +39,9 @@ std::vector<float> CheckInputs() {
   for (int k = -23 * 1024; k <= 23 * 1024; ++k) v.push_back(static_cast<float>(k) / 1024.0f);
   for (uint32_t bits : {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00001u, 0x7f800001u,
                         0xffbfffffu}) {
-    v.push_back(FromBits(bits));
+    v.push_back(std::bit_cast<float>(bits));
   }
-  for (uint32_t k = 0; k < 32768; ++k) v.push_back(FromBits(k * 2654435761u));
+  for (uint32_t k = 0; k < 32768; ++k) v.push_back(std::bit_cast<float>(k * 2654435761u));
   return v;
 }
 
@@ -64,7 +53,7 @@ bool Agrees(Isa tier) {
   for (std::size_t k = 0; k < x.size(); ++k) {
     const float want = std::tanh(x[k]);
     if (std::isnan(want) && std::isnan(y[k])) continue;  // NaN as NaN (docs/special-values.md)
-    if (BitsOf(y[k]) != BitsOf(want)) return false;
+    if (std::bit_cast<uint32_t>(y[k]) != std::bit_cast<uint32_t>(want)) return false;
   }
   return true;
 }
