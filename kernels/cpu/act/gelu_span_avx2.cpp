@@ -37,6 +37,7 @@ struct T256 : simd::V256 {
   static M GtI(I a, I b) { return _mm256_cmpgt_epi32(a, b); }
   static M EqI(I a, I b) { return _mm256_cmpeq_epi32(a, b); }
   static M Or(M a, M b) { return _mm256_or_si256(a, b); }
+  static bool Any(M m) { return _mm256_testz_si256(m, m) == 0; }
   static F Sel(M m, F yes, F no) { return _mm256_blendv_ps(no, yes, _mm256_castsi256_ps(m)); }
   static I SelI(M m, I yes, I no) { return _mm256_blendv_epi8(no, yes, m); }
 };

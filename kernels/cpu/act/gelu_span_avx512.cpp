@@ -37,6 +37,7 @@ struct T512 : simd::V512 {
   static M GtI(I a, I b) { return _mm512_cmpgt_epi32_mask(a, b); }
   static M EqI(I a, I b) { return _mm512_cmpeq_epi32_mask(a, b); }
   static M Or(M a, M b) { return static_cast<M>(a | b); }
+  static bool Any(M m) { return m != 0; }
   static F Sel(M m, F yes, F no) { return _mm512_mask_blend_ps(m, no, yes); }
   static I SelI(M m, I yes, I no) { return _mm512_mask_blend_epi32(m, no, yes); }
 };
