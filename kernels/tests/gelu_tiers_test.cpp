@@ -66,15 +66,8 @@ TEST(GeluTiers, GeluAndMulEveryTierMatchesPortable) {
               }
             }
           }
-          const std::string id = "gelu_and_mul T=" + std::to_string(t) + " D=" + std::to_string(d) + " x=" +
-                                 std::string(vt::Name(xd)) + " out=" + std::string(vt::Name(od)) +
-                                 (regimes ? " tanh-regimes" : "") + (specials ? " specials" : "");
-          CompareTiers("gelu_and_mul", id, [&](const vt::ExecContext& ctx) {
-            Bytes xc = x, out(static_cast<std::size_t>(t * d) * vt::SizeOf(od), 0xEE);
-            vt::GeluAndMul(ctx, Tensor::Contiguous(out.data(), od, {t, d}),
-                           Tensor::Contiguous(xc.data(), xd, {t, 2 * d}));
-            return Outs{{od, out}};
-          });
+          vt::tiertest::CompareGluTiers("gelu_and_mul", vt::GeluAndMul, t, d, xd, od, x,
+                                        std::string(regimes ? " tanh-regimes" : "") + (specials ? " specials" : ""));
           ++cases;
         }
       }
