@@ -245,6 +245,8 @@ std::vector<OpCase> Cases() {
        [=](const vt::ExecContext& c) { vt::MulColVecF32(c, f32(out32, {T, H}), f32(col, {H})); }, 1.5, 1.1},
       {"silu_and_mul f32 [2048,8192]->[2048,4096]", f32_bytes * 3 / 2,
        [=](const vt::ExecContext& c) { vt::SiluAndMul(c, f32(out32, {T, H}), f32(gate_up, {T, 2 * H})); }, 2.5, 2.5},
+      {"gelu_and_mul f32 [2048,8192]->[2048,4096]", f32_bytes * 3 / 2,
+       [=](const vt::ExecContext& c) { vt::GeluAndMul(c, f32(out32, {T, H}), f32(gate_up, {T, 2 * H})); }, 2.5, 2.5},
       // rms_norm_gated reads x and the gate (the first half of each gate_up
       // row: a token stride of 2H, as a gate sliced from a projection) and
       // writes out: the copy of (2 + 1) / 2 times x's bytes.

@@ -67,6 +67,9 @@ const std::vector<OpTierLine>& Table() {
       {"kda_gated_delta_rule", {Isa::kAvx2, Isa::kAvx512}},
       {"kda_chunk_prefill", {Isa::kAvx2, Isa::kAvx512}},
       // --- end GDN / KDA ---
+      // --- gelu_and_mul (branch simd-e): cpu/act/gelu_tiers.h, a vector transcription of glibc's tanhf ---
+      {"gelu_and_mul", {Isa::kAvx2, Isa::kAvx512}},
+      // --- end gelu_and_mul ---
   };
   return kTable;
 }

@@ -245,14 +245,7 @@ TEST(RowTiers, SiluAndMulEveryTierMatchesPortable) {
               std::memcpy(x.data() + k * 4, &v, 4);
             }
           }
-          const std::string id = "silu_and_mul T=" + std::to_string(t) + " D=" + std::to_string(d) + " x=" +
-                                 std::string(vt::Name(xd)) + " out=" + std::string(vt::Name(od));
-          CompareTiers("silu_and_mul", id, [&](const vt::ExecContext& ctx) {
-            Bytes xc = x, out(static_cast<std::size_t>(t * d) * vt::SizeOf(od), 0xEE);
-            vt::SiluAndMul(ctx, Tensor::Contiguous(out.data(), od, {t, d}),
-                           Tensor::Contiguous(xc.data(), xd, {t, 2 * d}));
-            return Outs{{od, out}};
-          });
+          vt::tiertest::CompareGluTiers("silu_and_mul", vt::SiluAndMul, t, d, xd, od, x);
           ++cases;
         }
       }

@@ -21,6 +21,7 @@
 #include "vt/context.h"
 #include "vt/dtype.h"
 #include "vt/isa.h"
+#include "vt/tensor.h"
 
 // The binary a failure's repro line names (a test file including this header
 // for another binary defines it first).
@@ -160,6 +161,20 @@ inline void CompareTiers(std::string_view op, const std::string& id,
       }
     }
   }
+}
+
+// A GLU op (x [t, 2d] -> out [t, d]: silu_and_mul, gelu_and_mul) on every
+// tier against portable, x's bytes given; `note` ends the case id.
+using GluFn = void (*)(const ExecContext&, const Tensor&, const Tensor&);
+inline void CompareGluTiers(std::string_view op, GluFn fn, int64_t t, int64_t d, DType xd, DType od, const Bytes& x,
+                            const std::string& note = "") {
+  const std::string id = std::string(op) + " T=" + std::to_string(t) + " D=" + std::to_string(d) + " x=" +
+                         std::string(Name(xd)) + " out=" + std::string(Name(od)) + note;
+  CompareTiers(op, id, [&](const ExecContext& ctx) {
+    Bytes xc = x, out(static_cast<std::size_t>(t * d) * SizeOf(od), 0xEE);
+    fn(ctx, Tensor::Contiguous(out.data(), od, {t, d}), Tensor::Contiguous(xc.data(), xd, {t, 2 * d}));
+    return Outs{{od, out}};
+  });
 }
 
 // Skips the calling test when the CPU has no vector tier (nothing to compare).

@@ -5,6 +5,7 @@
 // reproduces glibc's, self-checked at start-up; the same bytes).
 #include "api/kernel_types.h"
 #include "cpu/access.h"
+#include "cpu/act/glu_rows.h"
 #include "cpu/act/silu_tiers.h"
 #include "cpu/simd/target.h"
 #include "vt/registry.h"
@@ -21,16 +22,9 @@ void SiluAndMulCpu(const ExecContext& ctx, const Tensor& out, const Tensor& x) {
   if (tier == Isa::kAvx512) {
     SiluJob job;
     job.x_dt = x.dtype, job.out_dt = out.dtype, job.exp_tab = VectorExpfTable();
-    job.stream_out = out.Numel() * static_cast<int64_t>(SizeOf(out.dtype)) >= kStreamOutBytes;
-    const auto* xb = static_cast<const unsigned char*>(x.data);
-    auto* ob = static_cast<unsigned char*>(out.data);
-    const int64_t xe = static_cast<int64_t>(x.ElementSize()), oe = static_cast<int64_t>(out.ElementSize());
-    ParallelForRows(ctx, out.shape[0], [&](int64_t r0, int64_t r1) {
-      CountTierRun(tier);
-      for (int64_t i = r0; i < r1; ++i) {
-        const unsigned char* row = xb + i * 2 * d * xe;
-        avx512::SiluMulSpan(job, row, row + d * xe, ob + i * d * oe, d);
-      }
+    job.stream_out = GluStreamsOut(out);
+    GluTierRows(ctx, tier, out, x, [&](const void* g, const void* u, void* o, int64_t n) {
+      avx512::SiluMulSpan(job, g, u, o, n);
     });
     return;
   }
