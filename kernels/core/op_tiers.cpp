@@ -52,6 +52,17 @@ const std::vector<OpTierLine>& Table() {
       // tier is avx512 - an avx2 call would run two tiers in one op
       {"silu_and_mul_fp4_quant", {Isa::kAvx512}},
       // --- end RoPE / fp4 quant ---
+
+      // --- attention (branch simd-a): cpu/attn/attend_tiers.h, AttendRow's tiers (avx2's expf stays scalar) ---
+      {"attention", {Isa::kAvx2, Isa::kAvx512}},
+      {"attention_cross", {Isa::kAvx2, Isa::kAvx512}},
+      // the CUDA-variant names register attention's CPU function (its tiers)
+      {"attention_dense_fa2", {Isa::kAvx2, Isa::kAvx512}},
+      {"attention_dense_fast", {Isa::kAvx2, Isa::kAvx512}},
+      {"attention_dense_flash", {Isa::kAvx2, Isa::kAvx512}},
+      {"dflash_block_attention", {Isa::kAvx2, Isa::kAvx512}},
+      {"dflash_paged_block_attention", {Isa::kAvx2, Isa::kAvx512}},
+      // --- end attention ---
   };
   return kTable;
 }

@@ -16,7 +16,10 @@ void DenseAttentionCpu(const ExecContext& ctx, const Tensor& out, const Tensor& 
                        const Tensor& value, const AttentionArgs& args) {
   const int64_t t = query.shape[0], hq = query.shape[1], d = query.shape[2], hk = key.shape[1];
   const int64_t group = hq / hk;
-  attn::ForEachRow(ctx, query.dtype, out.dtype, hq * t, [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
+  // (the same tiers for the three CUDA-variant names that register this
+  // function: their tier-table lines copy this one)
+  static const std::vector<Isa> kTiers = OpTiers("attention");
+  attn::ForEachRow(ctx, kTiers, query.dtype, out.dtype, hq * t, [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
     using In = decltype(in);
     using Out = decltype(ost);
     const int64_t h = r / t, i = r % t, g = h / group;

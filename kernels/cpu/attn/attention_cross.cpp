@@ -16,7 +16,8 @@ void AttentionCrossCpu(const ExecContext& ctx, const Tensor& out, const Tensor& 
   const int64_t s = key.shape[0], hk = key.shape[1];
   const int64_t group = hq / hk;
   const bool broadcast = bias != nullptr && bias->shape[0] == 1;
-  attn::ForEachRow(ctx, query.dtype, out.dtype, hq * tq, [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
+  static const std::vector<Isa> kTiers = OpTiers("attention_cross");
+  attn::ForEachRow(ctx, kTiers, query.dtype, out.dtype, hq * tq, [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
     using In = decltype(in);
     using Out = decltype(ost);
     const int64_t h = r / tq, i = r % tq, g = h / group;

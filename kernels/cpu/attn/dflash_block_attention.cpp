@@ -18,7 +18,8 @@ void DFlashBlockAttentionCpu(const ExecContext& ctx, const Tensor& out, const Te
   const int64_t hq = query.shape[1], d = query.shape[2], hk = key.shape[1];
   const int64_t group = hq / hk;
   const int32_t* cu = args.cu_seqlens;
-  attn::ForEachRow(ctx, query.dtype, out.dtype, hq * args.num_reqs,
+  static const std::vector<Isa> kTiers = OpTiers("dflash_block_attention");
+  attn::ForEachRow(ctx, kTiers, query.dtype, out.dtype, hq * args.num_reqs,
                    [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
     using In = decltype(in);
     using Out = decltype(ost);

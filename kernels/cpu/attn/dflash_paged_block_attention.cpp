@@ -25,7 +25,8 @@ void DFlashPagedBlockAttentionCpu(const ExecContext& ctx, const Tensor& out, con
   const int64_t group = hq / hk;
   const int64_t bs = args.block_size, max_pages = block_table.shape[1];
   const int64_t page_stride = bs * hk * d, height_stride = hk * d;
-  attn::ForEachRow(ctx, query.dtype, out.dtype, hq * args.num_reqs,
+  static const std::vector<Isa> kTiers = OpTiers("dflash_paged_block_attention");
+  attn::ForEachRow(ctx, kTiers, query.dtype, out.dtype, hq * args.num_reqs,
                    [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
     using In = decltype(in);
     using Out = decltype(ost);
