@@ -15,7 +15,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -31,6 +30,7 @@ namespace {
 
 using vt::DType;
 using vt::Tensor;
+using vt::bench::Normal;
 
 struct Problem {
   std::string name;
@@ -44,14 +44,6 @@ struct Data {
   std::vector<uint16_t> q16, k16, v16;  // their bf16 storage when dt is bf16
   std::vector<unsigned char> out;
 };
-
-std::vector<float> Normal(int64_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<float> nd(0.0f, 1.0f);
-  std::vector<float> v(static_cast<std::size_t>(n));
-  for (float& x : v) x = nd(rng);
-  return v;
-}
 
 Data MakeData(const Problem& p) {
   Data d;
