@@ -6,7 +6,8 @@
 // (pass 1's transposed blocks and pass 3's accumulators both key on D), and
 // visible-key counts below / at / past 8, 16 and 32 (pass 1's key panels and
 // pass 2's vector expf blocks key on them). Every input dtype, both output
-// dtypes; causal and not; GQA groups. A quarter of the cases sprinkle
+// dtypes; causal and not; GQA groups of 1 to 6 q-heads (a vector tier runs
+// a group's queries 4, 2 or 1 at a time over shared key loads). A quarter of the cases sprinkle
 // specials (NaN, +-inf, subnormals, values past bf16 / f16 range); a fifth
 // use a signed-zero query (every score +-0: the max's zero-sign rule); input
 // magnitudes up to 2^7 put many s - m below -88, off the vector expf's main
@@ -64,7 +65,7 @@ TEST(AttnTiers, AttentionEveryTierMatchesPortable) {
     for (DType in : kIn) {
       const DType out = kOut[cases % 2];
       const int64_t t = kT[rng() % kT.size()];
-      const int64_t hk = 1 + static_cast<int64_t>(rng() % 2), hq = hk * (1 + static_cast<int64_t>(rng() % 3));
+      const int64_t hk = 1 + static_cast<int64_t>(rng() % 2), hq = hk * (1 + static_cast<int64_t>(rng() % 6));
       const bool specials = cases % 4 == 3, zeros = cases % 5 == 4, causal = cases % 3 != 0;
       const Bytes q0 = Query(rng, in, t * hq * d, specials, zeros);
       const Bytes k0 = RandomBytes(rng, in, t * hk * d, specials);
@@ -94,7 +95,7 @@ TEST(AttnTiers, AttentionCrossWithBiasEveryTierMatchesPortable) {
     for (DType in : kIn) {
       const DType out = kOut[(cases / 3) % 2];
       const int64_t s = kS[rng() % kS.size()], tq = 1 + static_cast<int64_t>(rng() % 3);
-      const int64_t hk = 1 + static_cast<int64_t>(rng() % 2), hq = hk * (1 + static_cast<int64_t>(rng() % 2));
+      const int64_t hk = 1 + static_cast<int64_t>(rng() % 2), hq = hk * (1 + static_cast<int64_t>(rng() % 5));
       const bool specials = cases % 4 == 1, zeros = cases % 5 == 2;
       const int bias_kind = cases % 3;  // none, one broadcast row, one row per query
       const int64_t bias_rows = bias_kind == 1 ? 1 : tq;
@@ -133,7 +134,7 @@ TEST(AttnTiers, DFlashBlockAttentionEveryTierMatchesPortable) {
     for (int r = 0; r < reqs; ++r) cu.push_back(cu.back() + static_cast<int32_t>(rng() % 41));
     const int64_t t = cu.back();
     if (t == 0) cu.back() = 1;
-    const int64_t tt = cu.back(), hk = 1, hq = 1 + static_cast<int64_t>(rng() % 2);
+    const int64_t tt = cu.back(), hk = 1 + static_cast<int64_t>(rng() % 2), hq = hk * (1 + static_cast<int64_t>(rng() % 5));
     const bool specials = cases % 4 == 3;
     const Bytes q0 = RandomBytes(rng, in, tt * hq * d, specials);
     const Bytes k0 = RandomBytes(rng, in, tt * hk * d, specials);
@@ -176,7 +177,7 @@ TEST(AttnTiers, DFlashPagedBlockAttentionEveryTierMatchesPortable) {
     }
     for (size_t i = 0; i < table.size(); ++i) table[i] = static_cast<int32_t>(i);
     std::shuffle(table.begin(), table.end(), rng);
-    const int64_t n = cu.back(), hk = 1 + static_cast<int64_t>(rng() % 2), hq = hk;
+    const int64_t n = cu.back(), hk = 1 + static_cast<int64_t>(rng() % 2), hq = hk * (1 + static_cast<int64_t>(rng() % 4));
     const bool specials = cases % 4 == 2;
     const Bytes q0 = RandomBytes(rng, in, n * hq * d, specials);
     const Bytes bk0 = RandomBytes(rng, in, n * hk * d, specials), bv0 = RandomBytes(rng, in, n * hk * d, specials);

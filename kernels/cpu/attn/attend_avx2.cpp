@@ -17,7 +17,7 @@ namespace vt::cpu::avx2 {
 namespace {
 
 struct ScalarExp {
-  static float Run(const AttendJob& j, float m) { return ExpChainScalar(j.probs, j.n, m, 0.0f); }
+  static float Run(const AttendJob& j, float* probs, float m) { return ExpChainScalar(probs, j.n, m, 0.0f); }
 };
 
 }  // namespace

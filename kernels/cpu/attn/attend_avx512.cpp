@@ -25,22 +25,22 @@ using simd::V512;
 // expf's main path (s_j - m <= -88, inf, NaN), every block when the
 // self-check failed, and the last partial block take the scalar expf chain.
 struct VectorExp {
-  static float Run(const AttendJob& j, float m) {
+  static float Run(const AttendJob& j, float* probs, float m) {
     const ExpTable tab(j.exp_tab);
     const __m512 mv = _mm512_set1_ps(m);
     __m128 denom = _mm_setzero_ps();
     int64_t j0 = 0;
     for (; j0 + 16 <= j.n; j0 += 16) {
-      const __m512 x = _mm512_sub_ps(_mm512_loadu_ps(j.probs + j0), mv);
+      const __m512 x = _mm512_sub_ps(_mm512_loadu_ps(probs + j0), mv);
       if (j.exp_tab == nullptr || OffMainPath(x) != 0) {
-        denom = _mm_set_ss(ExpChainScalar(j.probs + j0, 16, m, _mm_cvtss_f32(denom)));
+        denom = _mm_set_ss(ExpChainScalar(probs + j0, 16, m, _mm_cvtss_f32(denom)));
         continue;
       }
       const __m512 e = Expf(x, tab);
-      _mm512_storeu_ps(j.probs + j0, e);
+      _mm512_storeu_ps(probs + j0, e);
       denom = V512::ChainAdd(denom, e);
     }
-    return ExpChainScalar(j.probs + j0, j.n - j0, m, _mm_cvtss_f32(denom));
+    return ExpChainScalar(probs + j0, j.n - j0, m, _mm_cvtss_f32(denom));
   }
 };
 

@@ -7,9 +7,10 @@
 //   3. acc = sum_j (e_j * (1 / denom)) * v_j, stored once at out's dtype.
 // The operand dtypes are resolved once per call (ForEachRow, through
 // cpu/access.h's WithFloatInOutElem) and the inner loops are typed on them.
-// Tiers: this portable loop (the reference) and avx2 / avx512 vector tiers
-// (attend_tiers.h), chosen once per call by ForEachRow's tier and run from
-// AttendRow, so every op of the family gets them through this one function.
+// Tiers: AttendRow is the portable tier (the reference); the ops call it
+// through AttendRows, which runs the avx2 / avx512 vector tiers
+// (attend_tiers.h) when ForEachRow's tier is one, so every op of the family
+// gets them through this one pair of functions.
 #pragma once
 
 #include <cmath>
@@ -58,38 +59,6 @@ constexpr DType kElemDType = std::is_same_v<E, F32Elem> ? DType::kF32
                              : std::is_same_v<E, F16Elem> ? DType::kF16
                                                           : DType::kBF16;
 
-// AttendRow on the scratch's vector tier: the key rows resolved to
-// addresses, the scratch sized in whole vectors of the widest tier.
-template <class In, class Out, class KeyAt>
-void AttendRowVector(const void* q, int64_t qoff, int64_t d, float scale, int64_t n, const KeyAt& key_at,
-                     const void* bias, int64_t boff, void* out, int64_t ooff, RowScratch& s) {
-  constexpr int64_t kPad = avx512::kLanes;
-  s.k.resize(static_cast<size_t>(n));
-  s.v.resize(static_cast<size_t>(n));
-  for (int64_t j = 0; j < n; ++j) {
-    const KeyRow kr = key_at(j);
-    s.k[static_cast<size_t>(j)] = static_cast<const unsigned char*>(kr.k) + kr.off * kElemBytes<In>;
-    s.v[static_cast<size_t>(j)] = static_cast<const unsigned char*>(kr.v) + kr.off * kElemBytes<In>;
-  }
-  s.probs.resize(static_cast<size_t>((n + kPad - 1) / kPad * kPad));
-  s.qf.resize(static_cast<size_t>(d));
-  AttendJob job;
-  job.in_dt = kElemDType<In>;
-  job.out_dt = std::is_same_v<Out, BF16Elem> ? DType::kBF16 : DType::kF32;
-  job.q = static_cast<const unsigned char*>(q) + qoff * kElemBytes<In>;
-  job.d = d;
-  job.scale = scale;
-  job.n = n;
-  job.k = s.k.data();
-  job.v = s.v.data();
-  job.bias = bias != nullptr ? static_cast<const unsigned char*>(bias) + boff * 4 : nullptr;
-  job.out = static_cast<unsigned char*>(out) + ooff * (std::is_same_v<Out, BF16Elem> ? 2 : 4);
-  job.qf = s.qf.data();
-  job.probs = s.probs.data();
-  job.exp_tab = s.exp_tab;
-  RunAttendTier(s.tier, job);
-}
-
 // Attends query row q[qoff .. qoff+d) over the n keys key_at(0..n-1) and
 // stores the result at out[ooff .. ooff+d). bias (may be null) holds one
 // additive f32 term per visible key from element boff on (read through
@@ -97,10 +66,6 @@ void AttendRowVector(const void* q, int64_t qoff, int64_t d, float scale, int64_
 template <class In, class Out, class KeyAt>
 void AttendRow(const void* q, int64_t qoff, int64_t d, float scale, int64_t n, const KeyAt& key_at,
                const void* bias, int64_t boff, void* out, int64_t ooff, RowScratch& s) {
-  if (s.tier != Isa::kPortable) {
-    AttendRowVector<In, Out>(q, qoff, d, scale, n, key_at, bias, boff, out, ooff, s);
-    return;
-  }
   s.probs.resize(static_cast<size_t>(n));
   s.acc.assign(static_cast<size_t>(d), 0.0f);
   float* probs = s.probs.data();
@@ -128,6 +93,58 @@ void AttendRow(const void* q, int64_t qoff, int64_t d, float scale, int64_t n, c
     for (int64_t e = 0; e < d; ++e) acc[e] += p * In::Load(kr.v, kr.off + e);
   }
   for (int64_t e = 0; e < d; ++e) Out::Store(out, ooff + e, acc[e]);
+}
+
+// AttendRow for nq query rows that see the same keys (the q-heads of one
+// GQA group): query u at q[qoff + u * qstep ..), its out row at out[ooff +
+// u * ostep ..). The portable tier attends them one by one; a vector tier
+// resolves the key rows to addresses once and runs the queries kMaxQueries
+// (or 2, or 1) at a time, sharing each key and value load. Each query's
+// bytes are its own AttendRow's either way.
+template <class In, class Out, class KeyAt>
+void AttendRows(const void* q, int64_t qoff, int64_t qstep, int64_t nq, int64_t d, float scale, int64_t n,
+                const KeyAt& key_at, const void* bias, int64_t boff, void* out, int64_t ooff, int64_t ostep,
+                RowScratch& s) {
+  if (s.tier == Isa::kPortable) {
+    for (int64_t u = 0; u < nq; ++u) {
+      AttendRow<In, Out>(q, qoff + u * qstep, d, scale, n, key_at, bias, boff, out, ooff + u * ostep, s);
+    }
+    return;
+  }
+  constexpr int64_t kPad = avx512::kLanes;
+  constexpr int64_t kOutBytes = std::is_same_v<Out, BF16Elem> ? 2 : 4;
+  s.k.resize(static_cast<size_t>(n));
+  s.v.resize(static_cast<size_t>(n));
+  for (int64_t j = 0; j < n; ++j) {
+    const KeyRow kr = key_at(j);
+    s.k[static_cast<size_t>(j)] = static_cast<const unsigned char*>(kr.k) + kr.off * kElemBytes<In>;
+    s.v[static_cast<size_t>(j)] = static_cast<const unsigned char*>(kr.v) + kr.off * kElemBytes<In>;
+  }
+  const int64_t stride = (n + kPad - 1) / kPad * kPad;
+  s.probs.resize(static_cast<size_t>(stride * kMaxQueries));
+  s.qf.resize(static_cast<size_t>(d * kMaxQueries));
+  AttendJob job;
+  job.in_dt = kElemDType<In>;
+  job.out_dt = std::is_same_v<Out, BF16Elem> ? DType::kBF16 : DType::kF32;
+  job.d = d;
+  job.scale = scale;
+  job.n = n;
+  job.k = s.k.data();
+  job.v = s.v.data();
+  job.bias = bias != nullptr ? static_cast<const unsigned char*>(bias) + boff * 4 : nullptr;
+  job.qf = s.qf.data();
+  job.probs = s.probs.data();
+  job.probs_stride = stride;
+  job.exp_tab = s.exp_tab;
+  for (int64_t u0 = 0; u0 < nq;) {
+    job.nq = nq - u0 >= 4 ? 4 : nq - u0 >= 2 ? 2 : 1;
+    for (int u = 0; u < job.nq; ++u) {
+      job.q[u] = static_cast<const unsigned char*>(q) + (qoff + (u0 + u) * qstep) * kElemBytes<In>;
+      job.out[u] = static_cast<unsigned char*>(out) + (ooff + (u0 + u) * ostep) * kOutBytes;
+    }
+    RunAttendTier(s.tier, job);
+    u0 += job.nq;
+  }
 }
 
 // The split every attention kernel makes: rows [0, rows) of (query, head)

@@ -24,21 +24,26 @@
 
 namespace vt::cpu {
 
-// One query row of one head over n >= 1 visible keys (the arguments of
-// AttendRow, with the key rows resolved to addresses).
+// Up to kMaxQueries query rows (the q-heads of one GQA group, which read
+// the same keys) over the same n >= 1 visible keys: AttendRow's arguments,
+// with the key rows resolved to addresses. Each query's bytes are its own
+// AttendRow's: the queries share loads, never a sum.
+inline constexpr int kMaxQueries = 4;
 struct AttendJob {
   DType in_dt = DType::kF32;   // q, k, v storage: f32/f16/bf16
   DType out_dt = DType::kF32;  // f32/bf16
-  const void* q = nullptr;     // the query row, d elements
+  int nq = 1;                  // 1, 2 or 4 queries
+  const void* q[kMaxQueries] = {};  // query row u, d elements
+  void* out[kMaxQueries] = {};      // its out row, d elements of out_dt
   int64_t d = 0;
   float scale = 0.0f;
   int64_t n = 0;
   const void* const* k = nullptr;  // k[j]: key row j (ascending visible order), d elements
   const void* const* v = nullptr;  // v[j]: its value row
-  const void* bias = nullptr;      // n f32 (any alignment) or null
-  void* out = nullptr;             // d elements of out_dt
-  float* qf = nullptr;             // scratch: d floats (the widened query)
-  float* probs = nullptr;          // scratch: n floats, padded to a multiple of 16
+  const void* bias = nullptr;      // n f32 (any alignment) or null; the same for every query
+  float* qf = nullptr;             // scratch: nq * d floats (the widened queries)
+  float* probs = nullptr;          // scratch: nq rows of probs_stride floats
+  int64_t probs_stride = 0;        // >= n, a multiple of 16
   const uint64_t* exp_tab = nullptr;  // VectorExpfTable() (avx512), null: scalar expf
 };
 

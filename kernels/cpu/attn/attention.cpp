@@ -2,8 +2,10 @@
 // Contract (validated by vt::Attention): query [T,Hq,D], key/value [T,Hkv,D]
 // of one float dtype, out [T,Hq,D] f32/bf16, all contiguous, Hq % Hkv == 0,
 // scale > 0. Query i of q-head h attends to keys 0..i (causal) or 0..T-1 of
-// kv-head h / (Hq/Hkv) (attend_row.h). Split: the Hq*T (head, query) rows,
-// head-major; each row owns its out row, so bytes never depend on threads.
+// kv-head h / (Hq/Hkv) (attend_row.h). Split: the Hkv*T (kv-head, query)
+// items, head-major, each the Hq/Hkv q-heads of that kv-head (AttendRows: a
+// vector tier reads their keys once); each item owns its out rows, so bytes
+// never depend on threads.
 #include "cpu/attn/dense_attention.h"
 
 #include "api/kernel_types.h"
@@ -19,14 +21,15 @@ void DenseAttentionCpu(const ExecContext& ctx, const Tensor& out, const Tensor& 
   // (the same tiers for the three CUDA-variant names that register this
   // function: their tier-table lines copy this one)
   static const std::vector<Isa> kTiers = OpTiers("attention");
-  attn::ForEachRow(ctx, kTiers, query.dtype, out.dtype, hq * t, [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
+  attn::ForEachRow(ctx, kTiers, query.dtype, out.dtype, hk * t, [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
     using In = decltype(in);
     using Out = decltype(ost);
-    const int64_t h = r / t, i = r % t, g = h / group;
+    const int64_t g = r / t, i = r % t;
     const int64_t visible = args.causal ? i + 1 : t;
     const auto key_at = [&](int64_t j) { return attn::KeyRow{key.data, value.data, (j * hk + g) * d}; };
-    const int64_t row = (i * hq + h) * d;
-    attn::AttendRow<In, Out>(query.data, row, d, args.scale, visible, key_at, nullptr, 0, out.data, row, scratch);
+    const int64_t row = (i * hq + g * group) * d;  // the group's first q-head; the others follow, d apart
+    attn::AttendRows<In, Out>(query.data, row, d, group, d, args.scale, visible, key_at, nullptr, 0, out.data, row, d,
+                              scratch);
   });
 }
 

@@ -2,7 +2,8 @@
 // with an optional additive f32 score bias. Contract (validated by
 // vt::AttentionCross): query [Tq,Hq,D], key/value [S,Hkv,D] of one float
 // dtype, out [Tq,Hq,D] f32/bf16, bias [Tq or 1, S] f32 (one row: broadcast),
-// all contiguous. Split: the Hq*Tq (head, query) rows, head-major.
+// all contiguous. Split: the Hkv*Tq (kv-head, query) items, head-major, each
+// the Hq/Hkv q-heads of that kv-head (AttendRows).
 #include "api/kernel_types.h"
 #include "cpu/attn/attend_row.h"
 #include "vt/registry.h"
@@ -17,15 +18,15 @@ void AttentionCrossCpu(const ExecContext& ctx, const Tensor& out, const Tensor& 
   const int64_t group = hq / hk;
   const bool broadcast = bias != nullptr && bias->shape[0] == 1;
   static const std::vector<Isa> kTiers = OpTiers("attention_cross");
-  attn::ForEachRow(ctx, kTiers, query.dtype, out.dtype, hq * tq, [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
+  attn::ForEachRow(ctx, kTiers, query.dtype, out.dtype, hk * tq, [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
     using In = decltype(in);
     using Out = decltype(ost);
-    const int64_t h = r / tq, i = r % tq, g = h / group;
+    const int64_t g = r / tq, i = r % tq;
     const auto key_at = [&](int64_t j) { return attn::KeyRow{key.data, value.data, (j * hk + g) * d}; };
-    const int64_t row = (i * hq + h) * d;
+    const int64_t row = (i * hq + g * group) * d;  // the group's first q-head; the others follow, d apart
     const int64_t boff = broadcast ? 0 : i * s;
-    attn::AttendRow<In, Out>(query.data, row, d, args.scale, s, key_at,
-                             bias != nullptr ? bias->data : nullptr, boff, out.data, row, scratch);
+    attn::AttendRows<In, Out>(query.data, row, d, group, d, args.scale, s, key_at,
+                              bias != nullptr ? bias->data : nullptr, boff, out.data, row, d, scratch);
   });
 }
 
