@@ -147,6 +147,17 @@ void AttendRows(const void* q, int64_t qoff, int64_t qstep, int64_t nq, int64_t 
   }
 }
 
+// The q-heads of one GQA group (group = Hq / Hkv, consecutive heads) in
+// blocks of up to kMaxQueries, the queries one AttendRows job shares key
+// loads over: the kernels' work items are (kv-head, block) pairs, so a large
+// group (MQA) still spreads over the threads.
+struct HeadBlocks {
+  int64_t group, per;  // q-heads per kv-head; blocks per kv-head
+  explicit HeadBlocks(int64_t g) : group(g), per((g + kMaxQueries - 1) / kMaxQueries) {}
+  int64_t First(int64_t kv_head, int64_t b) const { return kv_head * group + b * kMaxQueries; }
+  int64_t Count(int64_t b) const { return group - b * kMaxQueries < kMaxQueries ? group - b * kMaxQueries : kMaxQueries; }
+};
+
 // The split every attention kernel makes: rows [0, rows) of (query, head)
 // pairs or (request, head) blocks - each owning its out rows, so bytes never
 // depend on threads - in contiguous ranges over the thread pool, one
