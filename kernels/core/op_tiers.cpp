@@ -53,6 +53,12 @@ const std::vector<OpTierLine>& Table() {
       {"silu_and_mul_fp4_quant", {Isa::kAvx512}},
       // --- end RoPE / fp4 quant ---
 
+      // --- Mamba2 (branch simd-m): cpu/mamba/mamba_tiers.h; softplus / exp / silu stay scalar per head or p ---
+      {"mamba2_state_update", {Isa::kAvx2, Isa::kAvx512}},
+      // stages 2 (the chunk states) and 5 (the outputs); stages 1, 3, 4 stay portable code
+      {"mamba2_chunk_scan", {Isa::kAvx2, Isa::kAvx512}},
+      // --- end Mamba2 ---
+
       // --- attention (branch simd-a): cpu/attn/attend_tiers.h, AttendRow's tiers (avx2's expf stays scalar) ---
       {"attention", {Isa::kAvx2, Isa::kAvx512}},
       {"attention_cross", {Isa::kAvx2, Isa::kAvx512}},

@@ -77,8 +77,11 @@ void Draw(Params& p, Tier tier) {
   p.Set("lens", Json(lens));
   p.Set("chunking", *gen::Pick(std::vector<std::string>{"vllm", "vllm", "per_seq"}));
   mamba::DrawHeads(p);
-  p.Set("P", *gen::Pick(V{1, 2, 3, 8, 16}));
-  p.Set("N", *gen::Pick(V{1, 4, 8, 16, 17}));
+  // P (the vector tiers' lanes in stage 5) and N (their lanes in stage 2,
+  // the chain walked a vector at a time in stage 5) below, between and past
+  // the avx2 / avx512 widths 8 and 16 (docs/isa.md: vector tails drawn on purpose).
+  p.Set("P", *gen::Pick(V{1, 2, 3, 8, 12, 16, 40}));
+  p.Set("N", *gen::Pick(V{1, 4, 8, 12, 16, 17}));
   p.Set("D", *gen::Pick(std::vector<std::string>{"none", "h", "hp"}));
   mamba::DrawOptions(p);
   const int64_t clamp = *gen::Pick(V{0, 0, 1, 2});

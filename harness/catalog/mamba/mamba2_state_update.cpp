@@ -23,8 +23,11 @@ using V = std::vector<int64_t>;
 void Draw(Params& p, Tier tier) {
   p.Set("Nb", *gen::Pick(tier == Tier::kSmoke ? V{1, 2, 3} : V{1, 2, 3, 4, 7, 8, 16, 33}));
   mamba::DrawHeads(p);
-  p.Set("P", *gen::Pick(V{1, 2, 3, 8, 16, 64}));
-  p.Set("N", *gen::Pick(V{1, 4, 8, 16, 17, 128}));
+  // P (the vector tiers' lanes: p-rows side by side) and N (the chain,
+  // walked a vector of columns at a time) both below, between and past the
+  // avx2 / avx512 widths 8 and 16 (docs/isa.md: vector tails drawn on purpose).
+  p.Set("P", *gen::Pick(V{1, 2, 3, 8, 12, 16, 40, 64}));
+  p.Set("N", *gen::Pick(V{1, 4, 8, 12, 16, 17, 128}));
   p.Set("D", *gen::Flag());
   mamba::DrawOptions(p);
   p.Set("slots", *gen::Pick(std::vector<std::string>{"none", "indexed", "indexed"}));

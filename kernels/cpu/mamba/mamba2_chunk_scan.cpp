@@ -8,6 +8,10 @@
 // Each stage splits its own outputs across threads (per head; per chunk and
 // head; per sequence and head; per chunk and group; per chunk and head), so
 // bytes never depend on the thread count.
+// Tiers: portable (below, the reference), avx2 and avx512 for stages 2, 4
+// and 5 (mamba_tiers.h: lanes along n in stage 2, along j in stage 4, along p
+// in stage 5, each sum kept in its order; the same bytes). Stages 1 and 3 and
+// every exp are the portable code in every tier.
 //
 // Buffers are sized by the longest chunk L (<= cs) rather than cs: upstream
 // pads a partial chunk with dt = 0 up to cs, and those positions add exactly
@@ -20,6 +24,7 @@
 #include "api/kernel_types.h"
 #include "cpu/access.h"
 #include "cpu/mamba/mamba_math.h"
+#include "cpu/mamba/mamba_tiers.h"
 #include "vt/registry.h"
 #include "vt/threadpool.h"
 
@@ -41,6 +46,8 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
   const int64_t S = final_states.shape[0];
   const int64_t heads_per_group = H / G;
   const int64_t PN = P * N;
+  static const std::vector<Isa> kTiers = OpTiers("mamba2_chunk_scan");
+  const Isa tier = PickTier(ctx.ResolvedIsa(), kTiers);
 
   const std::vector<int32_t> ccs = mamba::ReadIndices(cu_chunk_seqlens);
   const std::vector<int32_t> lci = mamba::ReadIndices(last_chunk_indices);
@@ -89,14 +96,30 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
   // decayed to the chunk's end, in f32 (upstream's states_in_fp32).
   std::vector<float> states(static_cast<size_t>(nchunks * H * PN), 0.0f);
   ParallelForRows(ctx, nchunks * H, [&](int64_t r0, int64_t r1) {
-    std::vector<float> brow(static_cast<size_t>(N));
+    CountTierRun(tier);
+    // brow: one scaled B row (portable), or all the chunk's (the tiers).
+    std::vector<float> brow(static_cast<size_t>(tier == Isa::kPortable ? N : L * N + 16));
+    std::vector<float> scales(static_cast<size_t>(L));
+    std::vector<int64_t> live(static_cast<size_t>(L));
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t c = r / H, h = r % H, g = h / heads_per_group;
       const float last = Total(h, c);
       float* st = states.data() + static_cast<size_t>(r * PN);
       for (int64_t i = 0; i < Len(c); ++i) {
         // last - dac <= 0 by A < 0 and dt >= 0; the min(., 0) is upstream's.
-        const float scale = std::exp(std::min(last - dac[At(h, c, i)], 0.0f)) * dtv[At(h, c, i)];
+        scales[static_cast<size_t>(i)] = std::exp(std::min(last - dac[At(h, c, i)], 0.0f)) * dtv[At(h, c, i)];
+      }
+      if (tier != Isa::kPortable) {
+        ChunkStateJob job;
+        job.st = st, job.brow = brow.data(), job.live = live.data(), job.scale = scales.data();
+        job.x = x.data() + static_cast<size_t>((ccs[c] * H + h) * P), job.x_stride = H * P;
+        job.B = Bv.data() + static_cast<size_t>((ccs[c] * G + g) * N), job.b_stride = G * N;
+        job.len = Len(c), job.P = P, job.N = N;
+        RunMamba2Tier(tier, job);
+        continue;
+      }
+      for (int64_t i = 0; i < Len(c); ++i) {
+        const float scale = scales[static_cast<size_t>(i)];
         if (scale == 0.0f) continue;
         const int64_t t = ccs[c] + i;
         for (int64_t n = 0; n < N; ++n) {
@@ -142,11 +165,19 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
   // Stage 4 (_bmm_chunk_fwd): CB[c,g,i,j] = C_i . B_j for j <= i, f32.
   std::vector<float> cb(static_cast<size_t>(nchunks * G * L * L), 0.0f);
   ParallelForRows(ctx, nchunks * G, [&](int64_t r0, int64_t r1) {
+    CountTierRun(tier);
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t c = r / G, g = r % G;
       float* dst = cb.data() + static_cast<size_t>(r * L * L);
       for (int64_t i = 0; i < Len(c); ++i) {
         const float* ci = Cv.data() + static_cast<size_t>(((ccs[c] + i) * G + g) * N);
+        if (tier != Isa::kPortable) {
+          ChunkCbJob job;
+          job.C = ci, job.B = Bv.data() + static_cast<size_t>((ccs[c] * G + g) * N), job.b_stride = G * N;
+          job.count = i + 1, job.N = N, job.y = dst + i * L;
+          RunMamba2Tier(tier, job);
+          continue;
+        }
         for (int64_t j = 0; j <= i; ++j) {
           const float* bj = Bv.data() + static_cast<size_t>(((ccs[c] + j) * G + g) * N);
           float acc = 0.0f;
@@ -160,7 +191,8 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
   // Stage 5 (_chunk_scan_fwd): out_i = exp(dac_i) (C_i . S_prev)
   //   + sum_{j<=i} CB_ij exp(dac_i - dac_j) dt_j x_j + D x_i, then * silu(z_i).
   ParallelForRows(ctx, nchunks * H, [&](int64_t r0, int64_t r1) {
-    std::vector<float> w(static_cast<size_t>(L));
+    CountTierRun(tier);
+    std::vector<float> w(static_cast<size_t>(L)), y(static_cast<size_t>(P));
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t c = r / H, h = r % H, g = h / heads_per_group;
       // The state entering the chunk: the previous chunk's passed state, or
@@ -183,16 +215,26 @@ void Mamba2ChunkScanCpu(const ExecContext& ctx, const Tensor& out, const Tensor&
           w[static_cast<size_t>(j)] =
               cbc[i * L + j] * std::exp(std::min(da_i - dac[At(h, c, j)], 0.0f)) * dtv[At(h, c, j)];
         }
+        if (tier != Isa::kPortable) {
+          ChunkOutJob job;
+          job.prev = prev, job.C = ci, job.w = w.data(), job.inter_scale = inter_scale;
+          job.x = x.data() + static_cast<size_t>((ccs[c] * H + h) * P), job.x_stride = H * P;
+          job.i = i, job.P = P, job.N = N, job.y = y.data();
+          RunMamba2Tier(tier, job);
+        }
         for (int64_t p = 0; p < P; ++p) {
-          float acc = 0.0f;
-          if (prev != nullptr) {
-            for (int64_t n = 0; n < N; ++n) acc += ci[n] * prev[p * N + n];
-          }
-          acc *= inter_scale;
-          for (int64_t j = 0; j <= i; ++j) {
-            acc += w[static_cast<size_t>(j)] * x[static_cast<size_t>(((ccs[c] + j) * H + h) * P + p)];
-          }
           const size_t xi = static_cast<size_t>((t * H + h) * P + p);
+          float acc = y[static_cast<size_t>(p)];  // the tier's, or:
+          if (tier == Isa::kPortable) {
+            acc = 0.0f;
+            if (prev != nullptr) {
+              for (int64_t n = 0; n < N; ++n) acc += ci[n] * prev[p * N + n];
+            }
+            acc *= inter_scale;
+            for (int64_t j = 0; j <= i; ++j) {
+              acc += w[static_cast<size_t>(j)] * x[static_cast<size_t>(((ccs[c] + j) * H + h) * P + p)];
+            }
+          }
           if (!Dv.empty()) acc += (d_per_channel ? Dv[static_cast<size_t>(h * P + p)] : Dv[static_cast<size_t>(h)]) * x[xi];
           if (!zv.empty()) acc *= SiluF32(zv[xi]);
           StoreF32(out, static_cast<int64_t>(xi), acc);
