@@ -5,6 +5,7 @@
 // measured in the same run at the same thread count.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -27,6 +28,10 @@ struct Comparison {
   std::vector<Target> targets;
   double flops = 0.0;    // per call, for the GFLOP/s columns (0: none)
 };
+
+// n normal(0, 1) values from mt19937(seed): benchmark operands, the same in
+// every run.
+std::vector<float> Normal(int64_t n, uint32_t seed);
 
 // Registers fn (one call of the timed operation per iteration) as
 // "<problem>/<impl>/t<threads>"; `setup(threads)` runs before the timing.

@@ -31,6 +31,7 @@ namespace {
 
 using vt::DType;
 using vt::Tensor;
+using vt::bench::Normal;
 
 struct Problem {
   std::string name;
@@ -38,14 +39,6 @@ struct Problem {
   bool bf16_weight;
   bool nk = false;  // the weight as a torch Linear stores it, [N,K] (vt::MatmulBT)
 };
-
-std::vector<float> Normal(int64_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> d(0.0f, 1.0f);
-  std::vector<float> v(static_cast<std::size_t>(n));
-  for (float& x : v) x = d(rng);
-  return v;
-}
 
 // Operands of one problem, shared by every implementation (same values: the
 // bf16 weight's f32 copy is its exact widening, so every baseline multiplies

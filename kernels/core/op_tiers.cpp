@@ -70,6 +70,17 @@ const std::vector<OpTierLine>& Table() {
       // --- gelu_and_mul (branch simd-e): cpu/act/gelu_tiers.h, a vector transcription of glibc's tanhf ---
       {"gelu_and_mul", {Isa::kAvx2, Isa::kAvx512}},
       // --- end gelu_and_mul ---
+
+      // --- attention (branch simd-a): cpu/attn/attend_tiers.h, AttendRow's tiers (avx2's expf stays scalar) ---
+      {"attention", {Isa::kAvx2, Isa::kAvx512}},
+      {"attention_cross", {Isa::kAvx2, Isa::kAvx512}},
+      // the CUDA-variant names register attention's CPU function (its tiers)
+      {"attention_dense_fa2", {Isa::kAvx2, Isa::kAvx512}},
+      {"attention_dense_fast", {Isa::kAvx2, Isa::kAvx512}},
+      {"attention_dense_flash", {Isa::kAvx2, Isa::kAvx512}},
+      {"dflash_block_attention", {Isa::kAvx2, Isa::kAvx512}},
+      {"dflash_paged_block_attention", {Isa::kAvx2, Isa::kAvx512}},
+      // --- end attention ---
   };
   return kTable;
 }

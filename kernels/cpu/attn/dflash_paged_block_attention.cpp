@@ -8,7 +8,8 @@
 // Request r's keys, in order: its C_r context rows (row c lives on page
 // block_table[r][c / block_size] at height c % block_size), then its block's
 // own rows. Block query ii sits at C_r + ii of that combined index, under the
-// DFlash mask (dflash_mask.h). Split: Hq*num_reqs (request, head) rows.
+// DFlash mask (dflash_mask.h). Split: (request, kv-head, block of up to 4 of
+// its q-heads) items, request-major (AttendRows).
 #include "api/kernel_types.h"
 #include "cpu/attn/attend_row.h"
 #include "cpu/attn/dflash_mask.h"
@@ -22,14 +23,15 @@ void DFlashPagedBlockAttentionCpu(const ExecContext& ctx, const Tensor& out, con
                                   const Tensor& ctx_value, const Tensor& cu_seqlens, const Tensor& seq_lens,
                                   const Tensor& block_table, const DFlashPagedBlockAttentionArgs& args) {
   const int64_t hq = query.shape[1], d = query.shape[2], hk = block_key.shape[1];
-  const int64_t group = hq / hk;
+  const attn::HeadBlocks hb(hq / hk);
   const int64_t bs = args.block_size, max_pages = block_table.shape[1];
   const int64_t page_stride = bs * hk * d, height_stride = hk * d;
-  attn::ForEachRow(ctx, query.dtype, out.dtype, hq * args.num_reqs,
+  static const std::vector<Isa> kTiers = OpTiers("dflash_paged_block_attention");
+  attn::ForEachRow(ctx, kTiers, query.dtype, out.dtype, hk * hb.per * args.num_reqs,
                    [&](auto in, auto ost, int64_t r, attn::RowScratch& scratch) {
     using In = decltype(in);
     using Out = decltype(ost);
-    const int64_t req = r / hq, h = r % hq, g = h / group;
+    const int64_t req = r / (hk * hb.per), gb = r % (hk * hb.per), g = gb / hb.per, b = gb % hb.per;
     const int64_t start = IntAt(cu_seqlens, req), len = IntAt(cu_seqlens, req + 1) - start;
     const int64_t context = IntAt(seq_lens, req);
     for (int64_t ii = 0; ii < len; ++ii) {
@@ -43,9 +45,9 @@ void DFlashPagedBlockAttentionCpu(const ExecContext& ctx, const Tensor& out, con
         }
         return attn::KeyRow{block_key.data, block_value.data, ((start + c - context) * hk + g) * d};
       };
-      const int64_t row = ((start + ii) * hq + h) * d;
-      attn::AttendRow<In, Out>(query.data, row, d, args.scale, vis.hi - vis.lo + 1, key_at, nullptr, 0, out.data,
-                               row, scratch);
+      const int64_t row = ((start + ii) * hq + hb.First(g, b)) * d;  // the block's first q-head
+      attn::AttendRows<In, Out>(query.data, row, d, hb.Count(b), d, args.scale, vis.hi - vis.lo + 1, key_at, nullptr, 0,
+                                out.data, row, d, scratch);
     }
   });
 }
