@@ -70,6 +70,11 @@ const std::vector<OpTierLine>& Table() {
       // --- gelu_and_mul (branch simd-e): cpu/act/gelu_tiers.h, a vector transcription of glibc's tanhf ---
       {"gelu_and_mul", {Isa::kAvx2, Isa::kAvx512}},
       // --- end gelu_and_mul ---
+
+      // --- fused RoPE ops (branch simd-r): the norm panel + rope_rows + a convert span; libm / copies stay as they are ---
+      {"fused_norm_rope", {Isa::kAvx2, Isa::kAvx512}},
+      {"attn_qk_norm_rope_gate", {Isa::kAvx2, Isa::kAvx512}},
+      // --- end fused RoPE ops ---
   };
   return kTable;
 }

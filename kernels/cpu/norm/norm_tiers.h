@@ -32,9 +32,15 @@ struct NormRowsJob {
   bool mean = true;         // inv = 1/sqrt(sum/h + eps) (rms) or 1/sqrt(sum + eps) (l2)
   bool stream_out = false;  // non-temporal stores of out (large outputs only)
   bool prefetch = false;    // prefetch the next panel while scaling one (more than one panel)
+  // Row strides in elements; 0 = h (packed). x_ld covers x and the residual
+  // (fused_norm_rope's latent half of a wider row, a head of q|gate rows).
+  int64_t x_ld = 0;
+  int64_t out_ld = 0;
+  int64_t XRow(int64_t r) const { return r * (x_ld != 0 ? x_ld : h); }
+  int64_t OutRow(int64_t r) const { return r * (out_ld != 0 ? out_ld : h); }
 };
 
-// Rows [r0, r0 + nr), 1 <= nr <= lanes of the tier: the residual update,
+// Rows [r0, r0 + nr) (row r at XRow(r) / OutRow(r)), 1 <= nr <= lanes of the tier: the residual update,
 // inv[k] for row r0 + k, and (when job.out is set) out = (v * inv) * w.
 namespace avx512 {
 inline constexpr int kLanes = 16;
@@ -53,5 +59,10 @@ namespace vt::cpu {
 // the CPU supports): panels of kLanes rows in output-row order split over
 // the pool, each panel counted once as a run of `tier`.
 void RunNormTier(const ExecContext& ctx, Isa tier, const NormRowsJob& job, int64_t rows);
+
+// One panel on `tier`, in the caller's thread (the fused RoPE ops run their
+// own split): NormPanel of that tier; NormLanes is its kLanes.
+int NormLanes(Isa tier);
+void NormPanelOn(Isa tier, const NormRowsJob& job, int64_t r0, int nr, float* inv);
 
 }  // namespace vt::cpu

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "vt/dtype.h"
 #include "vt/isa.h"
 
 namespace vt::cpu {
@@ -24,14 +25,19 @@ struct RopeRowsJob {
 };
 
 // Rotates `rows` rows in place; row r starts at base + r * stride bytes.
+// ConvertSpan: n elements of src (f32/f16/bf16) stored to dst (f32/bf16),
+// each the scalar codecs' widen-then-round (NaN quieted as the bf16 codec does).
 namespace avx512 {
 void RopeRows(const RopeRowsJob& job, void* base, int64_t rows, int64_t stride);
-}
+void ConvertSpan(const void* src, DType in, void* dst, DType out, int64_t n);
+}  // namespace avx512
 namespace avx2 {
 void RopeRows(const RopeRowsJob& job, void* base, int64_t rows, int64_t stride);
-}
+void ConvertSpan(const void* src, DType in, void* dst, DType out, int64_t n);
+}  // namespace avx2
 
-// RopeRows of `tier` (kAvx2 or kAvx512, one the CPU supports).
+// RopeRows / ConvertSpan of `tier` (kAvx2 or kAvx512, one the CPU supports).
 void RopeRowsOn(Isa tier, const RopeRowsJob& job, void* base, int64_t rows, int64_t stride);
+void ConvertSpanOn(Isa tier, const void* src, DType in, void* dst, DType out, int64_t n);
 
 }  // namespace vt::cpu
