@@ -7,7 +7,8 @@
 
 namespace vt::cpu {
 
-void RunNormTier(const ExecContext& ctx, Isa tier, const NormRowsJob& job_in, int64_t rows) {
+void RunNormTier(const ExecContext& ctx, Isa tier, const NormRowsJob& job_in, int64_t rows,
+                 const std::function<void(int64_t, int)>& after_panel) {
 #if VT_X86_TIERS
   const int lanes = NormLanes(tier);
   const int64_t panels = (rows + lanes - 1) / lanes;
@@ -20,10 +21,11 @@ void RunNormTier(const ExecContext& ctx, Isa tier, const NormRowsJob& job_in, in
       const int64_t r0 = p * lanes;
       const int nr = static_cast<int>(rows - r0 < lanes ? rows - r0 : lanes);
       NormPanelOn(tier, job, r0, nr, inv);
+      if (after_panel) after_panel(r0, nr);
     }
   });
 #else
-  (void)ctx, (void)tier, (void)job_in, (void)rows;  // unreachable: no x86 tier is supported here
+  (void)ctx, (void)tier, (void)job_in, (void)rows, (void)after_panel;  // unreachable: no x86 tier is supported here
 #endif
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "vt/context.h"
 #include "vt/dtype.h"
@@ -57,11 +58,14 @@ namespace vt::cpu {
 
 // Runs job over rows [0, rows) on vector tier `tier` (kAvx2 or kAvx512, one
 // the CPU supports): panels of kLanes rows in output-row order split over
-// the pool, each panel counted once as a run of `tier`.
-void RunNormTier(const ExecContext& ctx, Isa tier, const NormRowsJob& job, int64_t rows);
+// the pool, each panel counted once as a run of `tier`. after_panel (when
+// set) runs on rows [r0, r0 + nr) right after their panel, in the same thread
+// (fused_norm_rope rotates those tokens' rope halves while they are warm).
+void RunNormTier(const ExecContext& ctx, Isa tier, const NormRowsJob& job, int64_t rows,
+                 const std::function<void(int64_t r0, int nr)>& after_panel = {});
 
-// One panel on `tier`, in the caller's thread (the fused RoPE ops run their
-// own split): NormPanel of that tier; NormLanes is its kLanes.
+// One panel on `tier`, in the caller's thread (attn_qk_norm_rope_gate runs its
+// own split, by tokens): NormPanel of that tier; NormLanes is its kLanes.
 int NormLanes(Isa tier);
 void NormPanelOn(Isa tier, const NormRowsJob& job, int64_t r0, int nr, float* inv);
 

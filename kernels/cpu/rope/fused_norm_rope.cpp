@@ -25,10 +25,11 @@
 namespace vt::cpu {
 namespace {
 
-// The vector tiers: panels of the norm's kLanes token rows split over the
-// pool; per token, the rope half's bytes are copied to pe_out unchanged (same
-// dtype: the portable tier's load-then-rotate reads the same values there)
-// and rotated in place with the token's cache row.
+// The vector tiers: the norm's panels of kLanes token rows split over the
+// pool (RunNormTier); after each panel, per token of it, the rope half's
+// bytes are copied to pe_out unchanged (same dtype: the portable tier's
+// load-then-rotate reads the same values there) and rotated in place with the
+// token's cache row.
 void FusedNormRopeTier(const ExecContext& ctx, Isa tier, const Tensor& latent_out, const Tensor& pe_out,
                        const Tensor& x, const Tensor& w, const Tensor& positions, const Tensor& cache,
                        const RmsNormArgs& na, const RopeArgs& ra) {
@@ -41,26 +42,17 @@ void FusedNormRopeTier(const ExecContext& ctx, Isa tier, const Tensor& latent_ou
   RopeRowsJob rj;
   rj.bf16 = x.dtype == DType::kBF16, rj.cs_bf16 = rj.bf16;
   rj.neox = ra.is_neox_style, rj.half = rot / 2;
-  const int lanes = NormLanes(tier);
-  const int64_t panels = (tokens + lanes - 1) / lanes;
   const auto* xb = static_cast<const unsigned char*>(x.data);
   const auto* cb = static_cast<const unsigned char*>(cache.data);
   auto* pb = static_cast<unsigned char*>(pe_out.data);
-  ParallelForRows(ctx, panels, [&](int64_t p0, int64_t p1) {
-    CountTierRun(tier);
-    float inv[avx512::kLanes];
-    for (int64_t p = p0; p < p1; ++p) {
-      const int64_t r0 = p * lanes;
-      const int nr = static_cast<int>(tokens - r0 < lanes ? tokens - r0 : lanes);
-      NormPanelOn(tier, nj, r0, nr, inv);
-      for (int64_t i = r0; i < r0 + nr; ++i) {
-        unsigned char* pe = pb + i * pe_out.stride[0] * es;
-        std::memmove(pe, xb + (i * x.stride[0] + off) * es, static_cast<size_t>(rot * es));
-        const int64_t at = rope::PositionAt(positions, i) * rot;
-        RopeRowsJob jt = rj;
-        jt.c = cb + at * es, jt.s = cb + (at + rot / 2) * es;
-        RopeRowsOn(tier, jt, pe, 1, 0);
-      }
+  RunNormTier(ctx, tier, nj, tokens, [&](int64_t r0, int nr) {
+    for (int64_t i = r0; i < r0 + nr; ++i) {
+      unsigned char* pe = pb + i * pe_out.stride[0] * es;
+      std::memmove(pe, xb + (i * x.stride[0] + off) * es, static_cast<size_t>(rot * es));
+      const int64_t at = rope::PositionAt(positions, i) * rot;
+      RopeRowsJob jt = rj;
+      jt.c = cb + at * es, jt.s = cb + (at + rot / 2) * es;
+      RopeRowsOn(tier, jt, pe, 1, 0);
     }
   });
 }
