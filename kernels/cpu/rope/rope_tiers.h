@@ -1,8 +1,9 @@
 // The vector tiers of the cache-reading RoPE ops (rope_from_cache, and
 // rope_neox's rotation: its cos/sin stay the scalar libm calls of the
 // portable tier, formed once per token in portable code and handed over as
-// f32 arrays). Portable declarations only: the tier code lives in
-// rope_rows_avx512.cpp / rope_rows_avx2.cpp (rope_rows.inc).
+// f32 arrays; fused_norm_rope's and attn_qk_norm_rope_gate's rotation after
+// their norm, cpu/norm/norm_tiers.h). Portable declarations only: the tier
+// code lives in rope_rows_avx512.cpp / rope_rows_avx2.cpp (rope_rows.inc).
 // Per pair, as the portable tier: (x, y) -> (x*c - y*s, x*s + y*c), each
 // product and sum one f32 IEEE operation in that order (no FMA), widened on
 // load and rounded on store with the scalar codecs' results.
