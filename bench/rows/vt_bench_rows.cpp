@@ -142,6 +142,18 @@ void KdaCall(const vt::ExecContext& c, int64_t t) {
                         Tensor::Contiguous(qsl, DType::kI32, {2}), {0.08838835f});
 }
 
+// The fused RoPE ops' operands at one dtype (Cases: the shapes and why).
+constexpr int64_t kRT = 512, kRHq = 32, kRHk = 8, kRD = 128, kROff = 512, kRRot = 64;
+struct RopeLayer {
+  DType dt;
+  Buf qg, kf, q, k, g, x, lat, pe, w;
+  explicit RopeLayer(DType d)
+      : dt(d), qg(kRT * kRHq * 2 * kRD, d, 1.0f), kf(kRT * kRHk * kRD, d, 1.0f), q(kRT * kRHq * kRD, d, 0.0f),
+        k(kRT * kRHk * kRD, d, 0.0f), g(kRT * kRHq * kRD, d, 0.0f), x(kRT * (kROff + kRRot), d, 1.0f),
+        lat(kRT * kROff, d, 0.0f), pe(kRT * kRRot, d, 0.0f), w(kROff, d, 1.0f) {}
+  Tensor T(Buf& b, std::initializer_list<int64_t> s) const { return Tensor::Contiguous(b.data(), dt, s); }
+};
+
 std::vector<OpCase> Cases() {
   constexpr int64_t T = 2048, H = 4096;
   static Buf x32(T * H, DType::kF32, 1.0f), out32(T * H, DType::kF32, 0.0f), w32(H, DType::kF32, 1.0f);
@@ -183,6 +195,29 @@ std::vector<OpCase> Cases() {
     return p;
   }();
   const Tensor positions = Tensor::Contiguous(pos.data(), DType::kI32, {T});
+  // The fused RoPE ops (branch simd-r) at T = 512. attn_qk_norm_rope_gate: a
+  // Qwen3-like layer, 32 q heads (q | gate rows) + 8 kv heads of 128, full
+  // rotary, reading qgate and kf and writing q, k and the gate - as many
+  // bytes written as read, so the baseline copies the bytes read.
+  // fused_norm_rope: DeepSeek's kv_a row (512 latent + 64 rope dims), its
+  // [P, 64] cache the first rows of cache32 / cachebf viewed as 64 wide.
+  // Outputs are separate from inputs: repeated calls see the same values.
+  static RopeLayer r32(DType::kF32), rbf(DType::kBF16);
+  static Buf rcs(kRT * kRD, DType::kF32, 1.0f), rnw(kRD, DType::kF32, 1.0f);
+  const std::size_t attn_bytes = kRT * (kRHq * 2 + kRHk) * kRD * 4, mla_bytes = kRT * (kROff + kRRot) * 4;
+  const Tensor rpos = Tensor::Contiguous(pos.data(), DType::kI32, {kRT});
+  vt::RopeArgs r128, mla;
+  r128.rotary_dim = kRD;
+  mla.rotary_dim = kRRot;
+  const auto attn = [=](const vt::ExecContext& c, RopeLayer& l) {
+    vt::AttnQkNormRopeGate(c, l.T(l.q, {kRT, kRHq, kRD}), l.T(l.k, {kRT, kRHk, kRD}), l.T(l.g, {kRT, kRHq, kRD}),
+                           l.T(l.qg, {kRT, kRHq * 2 * kRD}), l.T(l.kf, {kRT, kRHk * kRD}), f32(rnw, {kRD}),
+                           f32(rnw, {kRD}), f32(rcs, {kRT, kRD}), {}, r128);
+  };
+  const auto mla_call = [=](const vt::ExecContext& c, RopeLayer& l) {
+    vt::FusedNormRope(c, l.T(l.lat, {kRT, kROff}), l.T(l.pe, {kRT, kRRot}), l.T(l.x, {kRT, kROff + kRRot}),
+                      l.T(l.w, {kROff}), rpos, l.T(l.dt == DType::kF32 ? cache32 : cachebf, {4096, kRRot}), {}, mla);
+  };
   vt::RopeArgs neox, gptj;
   neox.rotary_dim = gptj.rotary_dim = 128;
   gptj.is_neox_style = false;
@@ -296,6 +331,13 @@ std::vector<OpCase> Cases() {
          vt::RopeFromCache(c, bf(xbf, {T, 32, 128}), nullptr, positions, bf(cachebf, {4096, 128}), neox);
        },
        0, 0},
+      {"attn_qk_norm_rope_gate f32 T=512 32+8x128", attn_bytes,
+       [=](const vt::ExecContext& c) { attn(c, r32); }, 0, 0},
+      {"attn_qk_norm_rope_gate bf16 T=512 32+8x128", attn_bytes / 2,
+       [=](const vt::ExecContext& c) { attn(c, rbf); }, 0, 0},
+      {"fused_norm_rope f32 [512,512+64]", mla_bytes, [=](const vt::ExecContext& c) { mla_call(c, r32); }, 0, 0},
+      {"fused_norm_rope bf16 [512,512+64]", mla_bytes / 2,
+       [=](const vt::ExecContext& c) { mla_call(c, rbf); }, 0, 0},
       {"scaled_fp4_quant bf16 [2048,4096]", (f32_bytes / 2 + f32_bytes / 8 + f32_bytes / 64) / 2,
        [=](const vt::ExecContext& c) {
          vt::ScaledFp4Quant(c, Tensor::Contiguous(packed.data(), DType::kU8, {T, H / 2}),

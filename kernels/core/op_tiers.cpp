@@ -81,6 +81,10 @@ const std::vector<OpTierLine>& Table() {
       {"dflash_block_attention", {Isa::kAvx2, Isa::kAvx512}},
       {"dflash_paged_block_attention", {Isa::kAvx2, Isa::kAvx512}},
       // --- end attention ---
+      // --- fused RoPE ops (branch simd-r): the norm panel + rope_rows + a convert span; libm / copies stay as they are ---
+      {"fused_norm_rope", {Isa::kAvx2, Isa::kAvx512}},
+      {"attn_qk_norm_rope_gate", {Isa::kAvx2, Isa::kAvx512}},
+      // --- end fused RoPE ops ---
   };
   return kTable;
 }

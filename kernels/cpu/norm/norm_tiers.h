@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "vt/context.h"
 #include "vt/dtype.h"
@@ -32,9 +33,15 @@ struct NormRowsJob {
   bool mean = true;         // inv = 1/sqrt(sum/h + eps) (rms) or 1/sqrt(sum + eps) (l2)
   bool stream_out = false;  // non-temporal stores of out (large outputs only)
   bool prefetch = false;    // prefetch the next panel while scaling one (more than one panel)
+  // Row strides in elements; 0 = h (packed). x_ld covers x and the residual
+  // (fused_norm_rope's latent half of a wider row, a head of q|gate rows).
+  int64_t x_ld = 0;
+  int64_t out_ld = 0;
+  int64_t XRow(int64_t r) const { return r * (x_ld != 0 ? x_ld : h); }
+  int64_t OutRow(int64_t r) const { return r * (out_ld != 0 ? out_ld : h); }
 };
 
-// Rows [r0, r0 + nr), 1 <= nr <= lanes of the tier: the residual update,
+// Rows [r0, r0 + nr) (row r at XRow(r) / OutRow(r)), 1 <= nr <= lanes of the tier: the residual update,
 // inv[k] for row r0 + k, and (when job.out is set) out = (v * inv) * w.
 namespace avx512 {
 inline constexpr int kLanes = 16;
@@ -51,7 +58,15 @@ namespace vt::cpu {
 
 // Runs job over rows [0, rows) on vector tier `tier` (kAvx2 or kAvx512, one
 // the CPU supports): panels of kLanes rows in output-row order split over
-// the pool, each panel counted once as a run of `tier`.
-void RunNormTier(const ExecContext& ctx, Isa tier, const NormRowsJob& job, int64_t rows);
+// the pool, each panel counted once as a run of `tier`. after_panel (when
+// set) runs on rows [r0, r0 + nr) right after their panel, in the same thread
+// (fused_norm_rope rotates those tokens' rope halves while they are warm).
+void RunNormTier(const ExecContext& ctx, Isa tier, const NormRowsJob& job, int64_t rows,
+                 const std::function<void(int64_t r0, int nr)>& after_panel = {});
+
+// One panel on `tier`, in the caller's thread (attn_qk_norm_rope_gate runs its
+// own split, by tokens): NormPanel of that tier; NormLanes is its kLanes.
+int NormLanes(Isa tier);
+void NormPanelOn(Isa tier, const NormRowsJob& job, int64_t r0, int nr, float* inv);
 
 }  // namespace vt::cpu

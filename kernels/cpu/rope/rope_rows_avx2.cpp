@@ -18,6 +18,10 @@ void RopeRows(const RopeRowsJob& job, void* base, int64_t rows, int64_t stride) 
   simd::RopeRowsDispatch<simd::V256>(job, base, rows, stride);
 }
 
+void ConvertSpan(const void* src, DType in, void* dst, DType out, int64_t n) {
+  simd::ConvertDispatch<simd::V256>(src, in, dst, out, n);
+}
+
 }  // namespace vt::cpu::avx2
 VT_TARGET_END
 #endif

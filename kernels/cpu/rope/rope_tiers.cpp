@@ -18,4 +18,16 @@ void RopeRowsOn(Isa tier, const RopeRowsJob& job, void* base, int64_t rows, int6
 #endif
 }
 
+void ConvertSpanOn(Isa tier, const void* src, DType in, void* dst, DType out, int64_t n) {
+#if VT_X86_TIERS
+  if (tier == Isa::kAvx512) {
+    avx512::ConvertSpan(src, in, dst, out, n);
+  } else {
+    avx2::ConvertSpan(src, in, dst, out, n);
+  }
+#else
+  (void)tier, (void)src, (void)in, (void)dst, (void)out, (void)n;  // unreachable: no x86 tier is supported here
+#endif
+}
+
 }  // namespace vt::cpu
