@@ -5,6 +5,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_gelu_and_mul {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // x ~ U(-scale, scale).
@@ -30,8 +31,10 @@ UpstreamCall UpstreamGlu(const Case& c, const std::string& key, Json args) {
 }
 
 }  // namespace
+}  // namespace local_gelu_and_mul
 
 OpSpec Spec_gelu_and_mul() {
+  using namespace local_gelu_and_mul;
   // "scale": never below -4 (UniformFill): for g < ~-4.7 the f32 formula's
   // 1 + tanh(inner) cancels to a few f32 ulps of 1 (or to 0), no bound tighter
   // than |out| exists there, and the trust check would rightly refuse such
@@ -55,6 +58,7 @@ OpSpec Spec_gelu_and_mul() {
 }
 
 UpstreamMap UpstreamMap_gelu_and_mul() {
+  using namespace local_gelu_and_mul;
   return {"gelu_and_mul", "gelu_and_mul", [](const Case& c) { return UpstreamGlu(c, "gelu_and_mul", Json{{"approximate", "tanh"}}); }};
 }
 

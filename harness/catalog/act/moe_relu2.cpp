@@ -4,6 +4,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_moe_relu2 {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // relu of a symmetric N(0, scale^2) input zeroes about half of the outputs.
@@ -49,8 +50,10 @@ void Build(Case& c) {
 }
 
 }  // namespace
+}  // namespace local_moe_relu2
 
 OpSpec Spec_moe_relu2() {
+  using namespace local_moe_relu2;
   OpSpec s = act::ActSpec({
       .name = "moe_relu2",
       .calls = act::Flat(vt::MoeRelu2, oracle::MoeRelu2<entry::Bounded>, oracle::MoeRelu2<float>),

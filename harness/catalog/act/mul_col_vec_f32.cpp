@@ -5,6 +5,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_mul_col_vec_f32 {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier) {
@@ -30,8 +31,10 @@ entry::Outs<S> Eval(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_mul_col_vec_f32
 
 OpSpec Spec_mul_col_vec_f32() {
+  using namespace local_mul_col_vec_f32;
   OpSpec s = act::ActSpec({
       .name = "mul_col_vec_f32",
       .calls = {Run, Eval<entry::Bounded>, Eval<float>},

@@ -6,6 +6,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_mul_scalar {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -41,8 +42,10 @@ Case AsMulColVec(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_mul_scalar
 
 OpSpec Spec_mul_scalar() {
+  using namespace local_mul_scalar;
   OpSpec s = act::ActSpec({
       .name = "mul_scalar",
       .calls = act::WithScalar("s", vt::MulScalar, oracle::MulScalar<entry::Bounded>, oracle::MulScalar<float>),

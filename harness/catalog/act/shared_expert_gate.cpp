@@ -7,6 +7,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_shared_expert_gate {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // sd needs only T*H elements: [T,H] or [T,1,H] (both keep T leading, so a
@@ -93,8 +94,10 @@ Case AsSigmoidGate(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_shared_expert_gate
 
 OpSpec Spec_shared_expert_gate() {
+  using namespace local_shared_expert_gate;
   OpSpec s = act::ActSpec({
       .name = "shared_expert_gate",
       .calls = {Run, Eval<entry::Bounded>, Eval<float>},

@@ -5,6 +5,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_silu_and_mul {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // The same gate/up pairs as separate contiguous tensors for moe_silu_mul. Both
@@ -50,8 +51,10 @@ UpstreamCall UpstreamGlu(const Case& c, const std::string& key, Json args) {
 }
 
 }  // namespace
+}  // namespace local_silu_and_mul
 
 OpSpec Spec_silu_and_mul() {
+  using namespace local_silu_and_mul;
   OpSpec s = act::GluSpec("silu_and_mul", act::ExpScale(), entry::Values,
                           act::Glu(vt::SiluAndMul, oracle::SiluAndMul<entry::Bounded>, oracle::SiluAndMul<float>),
                           Bound("f32: expf(-g) (glibc, 1 ulp), 1 + that, g / that, times up: running "
@@ -67,6 +70,7 @@ OpSpec Spec_silu_and_mul() {
 }
 
 UpstreamMap UpstreamMap_silu_and_mul() {
+  using namespace local_silu_and_mul;
   return {"silu_and_mul", "silu_and_mul", [](const Case& c) { return UpstreamGlu(c, "silu_and_mul", Json::object()); }};
 }
 

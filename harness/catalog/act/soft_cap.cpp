@@ -6,6 +6,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_soft_cap {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -22,8 +23,10 @@ void Draw(Params& p, Tier tier) {
 void Build(Case& c) { act::BuildRankUnary(c, Fill::Normal(0.0, c.params.Num("scale") * c.params.Num("cap"))); }
 
 }  // namespace
+}  // namespace local_soft_cap
 
 OpSpec Spec_soft_cap() {
+  using namespace local_soft_cap;
   OpSpec s = act::ActSpec({
       .name = "soft_cap",
       // The API takes cap as a double and narrows it to f32 itself.

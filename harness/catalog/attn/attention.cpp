@@ -9,6 +9,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_attention {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -121,10 +122,12 @@ std::vector<float> EvalOnline(const Case& c, oracle::OnlineUpdate rule) {
 }
 
 }  // namespace
+}  // namespace local_attention
 
 namespace attn_entry {
 
 OpSpec DenseAttentionSpec(const std::string& name) {
+  using namespace local_attention;
   const seq::Run run = [name](const vt::ExecContext& ctx, const Workspace& ws) { RunAs(name, ctx, ws); };
   OpSpec s = AttnSpec({
       .name = name,
@@ -163,6 +166,9 @@ OpSpec DenseAttentionSpec(const std::string& name) {
 
 }  // namespace attn_entry
 
-OpSpec Spec_attention() { return attn_entry::DenseAttentionSpec("attention"); }
+OpSpec Spec_attention() {
+  using namespace local_attention;
+  return attn_entry::DenseAttentionSpec("attention");
+}
 
 }  // namespace vt::conform

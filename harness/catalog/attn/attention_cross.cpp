@@ -6,6 +6,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_attention_cross {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -70,8 +71,10 @@ ErrorCase BiasRowsPlusOne() {
 }
 
 }  // namespace
+}  // namespace local_attention_cross
 
 OpSpec Spec_attention_cross() {
+  using namespace local_attention_cross;
   return attn_entry::AttnSpec({
       .name = "attention_cross",
       .dtypes = "cpu: query,key,value f32/f16/bf16 (one dtype); out f32/bf16; bias f32",

@@ -218,6 +218,7 @@ std::vector<ErrorCase> DFlashErrors(const std::string& end_past) {
                         })};
 }
 
+namespace local_attn_entry {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // key/value heads set to Hq + 1: not a divisor of Hq.
@@ -245,8 +246,10 @@ std::vector<OperandRule> QuartetOperands(const std::string& key, const std::stri
 }
 
 }  // namespace
+}  // namespace local_attn_entry
 
 OpSpec AttnSpec(AttnOp a) {
+  using namespace local_attn_entry;
   OpSpec s = seq::Basics(a.name, "attn", a.dtypes, a.hooks);
   const auto truth = a.hooks.oracle;
   const auto f32 = a.hooks.definition;

@@ -11,6 +11,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_dflash_block_attention {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -110,8 +111,10 @@ ClaimOutcome BlocksAlone(const OpSpec& op, const Case& c, const vt::ExecContext&
 }
 
 }  // namespace
+}  // namespace local_dflash_block_attention
 
 OpSpec Spec_dflash_block_attention() {
+  using namespace local_dflash_block_attention;
   std::vector<ErrorCase> errors = {
       attn_entry::DimsTogether("kv_tokens_plus1", {"key", "value"}, 0, 1, "key"),
       mut::Arg("reqs", -3),

@@ -10,6 +10,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_dflash_paged_block_attention {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 int64_t PagesFor(int64_t len, int64_t bs) { return (len + bs - 1) / bs; }
@@ -187,8 +188,10 @@ ErrorCase PageId(const std::string& tag, std::function<int64_t(int64_t pages)> i
 }
 
 }  // namespace
+}  // namespace local_dflash_paged_block_attention
 
 OpSpec Spec_dflash_paged_block_attention() {
+  using namespace local_dflash_paged_block_attention;
   using attn_entry::DimsTogether;
   using V = std::vector<int64_t>;
   std::vector<ErrorCase> errors = {

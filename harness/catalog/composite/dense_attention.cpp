@@ -25,6 +25,7 @@
 
 namespace vt::conform {
 
+namespace local_dense_attention {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 [[noreturn]] void Refuse(const GoldenCase& g, const std::string& why) {
@@ -66,8 +67,10 @@ TensorData NormHeads(const TensorData& x, const TensorData& w, int64_t rows, int
 }
 
 }  // namespace
+}  // namespace local_dense_attention
 
 GoldenMapping MapDenseAttention(const GoldenCase& g) {
+  using namespace local_dense_attention;
   for (const auto& [key, value] : g.args.items()) {
     if (MappedArgs().count(key) == 0 && DescriptiveArgs().count(key) == 0) {
       throw GoldenUnsupported("args." + key + " is not mapped (only plain RoPE: " +
@@ -188,6 +191,7 @@ GoldenMapping MapDenseAttention(const GoldenCase& g) {
   return m;
 }
 
+namespace local_dense_attention {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // The inverse of MapDenseAttention (vt-fuzz --upstream): an attention case as
@@ -238,7 +242,11 @@ UpstreamCall UpstreamDenseAttention(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_dense_attention
 
-UpstreamMap UpstreamMap_attention() { return {"attention", "dense_attention", UpstreamDenseAttention}; }
+UpstreamMap UpstreamMap_attention() {
+  using namespace local_dense_attention;
+  return {"attention", "dense_attention", UpstreamDenseAttention};
+}
 
 }  // namespace vt::conform

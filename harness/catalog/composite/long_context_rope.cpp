@@ -33,6 +33,7 @@
 
 namespace vt::conform {
 
+namespace local_long_context_rope {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 [[noreturn]] void Refuse(const GoldenCase& g, const std::string& why) {
@@ -108,8 +109,10 @@ GoldenMapping::SideCheck AdoptRecordedInvFreq(const GoldenCase& g, const rope::R
 }
 
 }  // namespace
+}  // namespace local_long_context_rope
 
 GoldenMapping MapLongContextRope(const GoldenCase& g) {
+  using namespace local_long_context_rope;
   const int64_t head = RequiredInt(g, "head_size");
   const int64_t max_position = RequiredInt(g, "max_position");
   const bool neox = g.ArgBool("is_neox_style", true);
@@ -247,6 +250,7 @@ GoldenMapping MapLongContextRope(const GoldenCase& g) {
 
 // --- vt-fuzz --upstream: rope_from_cache's scaled caches as long_context_rope calls ---
 
+namespace local_long_context_rope {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // The rope_parameters and max_position of a drawn scaling whose vLLM cache
@@ -301,14 +305,17 @@ UpstreamCall UpstreamLongContextRope(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_long_context_rope
 
 bool RopeFromCacheScaled(const Params& p) {
+  using namespace local_long_context_rope;
   if (!p.Has("scaling")) return false;
   const std::string s = p.Str("scaling");
   return s == "default" || s == "linear" || s == "llama3" || s == "yarn";
 }
 
 std::vector<double> RopeFromCacheScaledCache(const Params& p) {
+  using namespace local_long_context_rope;
   const auto [params, max_position] = DrawnRopeParameters(p);
   const rope::RopeScaling s = rope::ParseRopeScaling(params, p.Int("D"), max_position, p.Flag("neox"), std::nullopt);
   const std::vector<float> cache = rope::BuildCache(rope::PlanCache(s));
@@ -316,6 +323,7 @@ std::vector<double> RopeFromCacheScaledCache(const Params& p) {
 }
 
 UpstreamMap UpstreamMap_rope_from_cache() {
+  using namespace local_long_context_rope;
   // scale only sizes q/k's values (the golden holds them)
   return {"rope_from_cache", "long_context_rope", UpstreamLongContextRope, {"scale"}};
 }

@@ -32,6 +32,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_moe_block {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 [[noreturn]] void Refuse(const GoldenCase& g, const std::string& why) {
@@ -68,6 +69,7 @@ TensorData GatedMlp(const vt::ExecContext& ctx, TensorData& x, const vt::Tensor&
 }
 
 }  // namespace
+}  // namespace local_moe_block
 
 // Router ties (docs/ops/moe.md, "Ties"): where upstream's recorded top-k ids
 // (`topk_ids`, an intermediate) differ from the router kernel's and both are
@@ -150,6 +152,7 @@ std::string FollowTiedPicks(const TensorData& golden_ids, const TensorData& logi
 }
 
 GoldenMapping MapMoeBlock(const GoldenCase& g) {
+  using namespace local_moe_block;
   const std::string activation = g.ArgStr("activation", "silu");
   if (activation != "silu") throw GoldenUnsupported("activation " + activation + " (the chain maps silu)");
   const std::string w13_layout = g.ArgStr("w13_layout", "");
@@ -308,6 +311,7 @@ GoldenMapping MapMoeBlock(const GoldenCase& g) {
   }
 }
 
+namespace local_moe_block {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // Every value finite and no -0 (an expert row comes back as v + 0s: -0 would
@@ -414,8 +418,10 @@ UpstreamCall UpstreamMoeBlock(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_moe_block
 
 UpstreamMap UpstreamMap_moe_combine() {
+  using namespace local_moe_block;
   return {"moe_combine", "moe_block", UpstreamMoeBlock, {"scale", "weights"}};
 }
 

@@ -11,6 +11,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_causal_conv1d_fwd {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 using entry::Bounded;
@@ -233,8 +234,10 @@ std::vector<ErrorCase> Errors() {
 }
 
 }  // namespace
+}  // namespace local_causal_conv1d_fwd
 
 OpSpec Spec_causal_conv1d_fwd() {
+  using namespace local_causal_conv1d_fwd;
   return conv::ConvSpec({
       .name = "causal_conv1d_fwd",
       .dtypes = "cpu: x [T,C] f32/f16/bf16 (rows may be padded), weight [C,K], bias [C] f32/f16/bf16; out f32/bf16; "
@@ -255,6 +258,9 @@ OpSpec Spec_causal_conv1d_fwd() {
   });
 }
 
-UpstreamMap UpstreamMap_causal_conv1d_fwd() { return {"causal_conv1d_fwd", "causal_conv1d_fwd", UpstreamFwd}; }
+UpstreamMap UpstreamMap_causal_conv1d_fwd() {
+  using namespace local_causal_conv1d_fwd;
+  return {"causal_conv1d_fwd", "causal_conv1d_fwd", UpstreamFwd};
+}
 
 }  // namespace vt::conform

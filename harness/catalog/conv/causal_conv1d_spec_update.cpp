@@ -10,6 +10,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_causal_conv1d_spec_update {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 using entry::Bounded;
@@ -196,8 +197,10 @@ std::vector<ErrorCase> Errors() {
 }
 
 }  // namespace
+}  // namespace local_causal_conv1d_spec_update
 
 OpSpec Spec_causal_conv1d_spec_update() {
+  using namespace local_causal_conv1d_spec_update;
   return conv::ConvSpec({
       .name = "causal_conv1d_spec_update",
       .dtypes = "cpu: x [T,C] f32/f16/bf16 (rows may be padded), weight [C,K>=2], bias [C]; out f32/bf16; conv_state "

@@ -9,6 +9,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_causal_conv1d_update {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 using entry::Bounded;
@@ -205,8 +206,10 @@ std::vector<ErrorCase> Errors() {
 }
 
 }  // namespace
+}  // namespace local_causal_conv1d_update
 
 OpSpec Spec_causal_conv1d_update() {
+  using namespace local_causal_conv1d_update;
   Claim slice = RowSlice({"x", "out", "conv_state"});
   slice.applies = [](const Params& p) { return p.Str("indices") == "none" && p.Int("T") >= 2; };
   return conv::ConvSpec({
@@ -225,6 +228,7 @@ OpSpec Spec_causal_conv1d_update() {
 }
 
 UpstreamMap UpstreamMap_causal_conv1d_update() {
+  using namespace local_causal_conv1d_update;
   return {"causal_conv1d_update", "causal_conv1d_update", UpstreamUpdate};
 }
 

@@ -7,6 +7,7 @@
 
 namespace vt::conform::conv {
 
+namespace local_conv_entry {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // conv_state one tap narrower than K-1 (K >= 2).
@@ -69,8 +70,10 @@ std::vector<ErrorCase> CoreErrors() {
 }
 
 }  // namespace
+}  // namespace local_conv_entry
 
 OpSpec ConvSpec(ConvOp op) {
+  using namespace local_conv_entry;
   const int64_t min_k = op.min_k;
   const seq::Draw common = [min_k](Params& p, Tier tier) { DrawCommon(p, tier, min_k); };
   OpSpec s = seq::Basics(op.name, "conv", op.dtypes, op.hooks, common);
@@ -87,11 +90,13 @@ OpSpec ConvSpec(ConvOp op) {
 }
 
 rc::Gen<int64_t> Channels(Tier t) {
+  using namespace local_conv_entry;
   if (t == Tier::kSmoke) return gen::Pick(std::vector<int64_t>{1, 4, 17});
   return gen::Pick(std::vector<int64_t>{1, 2, 3, 7, 8, 16, 17, 33, 64, 127, 128, 256, 1024});
 }
 
 void DrawCommon(Params& p, Tier t, int64_t min_k) {
+  using namespace local_conv_entry;
   p.Set("x", *gen::FloatIn());
   p.Set("w", *gen::FloatIn());
   p.Set("bias", *gen::Pick(std::vector<std::string>{"none", "f32", "bf16", "f16"}));
@@ -110,6 +115,7 @@ void DrawCommon(Params& p, Tier t, int64_t min_k) {
 }
 
 void BuildCommon(Case& c, int64_t rows) {
+  using namespace local_conv_entry;
   const Params& p = c.params;
   const int64_t ch = p.Int("C"), k = p.Int("K");
   c.Input("x", p.DType("x"), {rows, ch}, entry::Values(p)).SetRowPadding(p.Int("pad"));
@@ -118,12 +124,14 @@ void BuildCommon(Case& c, int64_t rows) {
 }
 
 vt::CausalConv1dArgs Args(const Params& p) {
+  using namespace local_conv_entry;
   vt::CausalConv1dArgs a;
   a.silu_activation = p.Flag("silu");
   return a;
 }
 
 std::vector<int64_t> DrawSlots(uint64_t seed, int64_t m, int64_t n, bool nulls) {
+  using namespace local_conv_entry;
   std::vector<int64_t> pool(static_cast<std::size_t>(n));
   for (int64_t i = 0; i < n; ++i) pool[static_cast<std::size_t>(i)] = n - 1 - i;  // n-1 first
   // Seeded Fisher-Yates over all but the first (so n-1 stays in).
@@ -146,6 +154,7 @@ std::vector<int64_t> DrawSlots(uint64_t seed, int64_t m, int64_t n, bool nulls) 
 }
 
 ErrorCase DuplicateSlot(const std::string& tensor) {
+  using namespace local_conv_entry;
   return seq::EditInts(tensor + "_duplicate_live", tensor, "duplicate", [](std::vector<int64_t>& v, const Case&) {
     std::size_t a = v.size(), b = v.size();
     for (std::size_t i = 0; i < v.size(); ++i) {
@@ -164,6 +173,7 @@ ErrorCase DuplicateSlot(const std::string& tensor) {
 }
 
 std::vector<double> BiasValues(const Case& c) {
+  using namespace local_conv_entry;
   const TensorData* b = c.Find("bias");
   return b != nullptr ? b->Values() : std::vector<double>{};
 }
@@ -216,6 +226,7 @@ std::string UpdateTokenByToken(const Case& c, const vt::ExecContext& ctx, const 
 namespace vt::conform::conv {
 
 bool GoldenSilu(const GoldenCase& g) {
+  using namespace local_conv_entry;
   const std::string act = g.ArgStr("activation", "none");
   if (act != "silu" && act != "swish" && act != "none" && act != "identity") {
     throw GoldenUnsupported("activation '" + act + "' (silu / swish or none)");
@@ -224,6 +235,7 @@ bool GoldenSilu(const GoldenCase& g) {
 }
 
 TensorData GoldenWeight(const GoldenCase& g) {
+  using namespace local_conv_entry;
   TensorData w = GoldenTensor(g, "weight", "weight", Role::kInput);
   if (w.shape.size() == 3 && w.shape[1] == 1) {  // torch's conv1d weight [dim, 1, width]
     w.shape = {w.shape[0], w.shape[2]};
@@ -233,11 +245,13 @@ TensorData GoldenWeight(const GoldenCase& g) {
 }
 
 void RequireF32State(const GoldenCase& g) {
+  using namespace local_conv_entry;
   const TensorData& st = g.Get("conv_state_in");
   if (st.dtype != vt::DType::kF32) throw GoldenUnsupported("a " + DTypeKey(st) + " conv_state (f32 on CPU)");
 }
 
 void SetGoldenDtypes(Params& p, const GoldenCase& g, const TensorData& x, const TensorData& w, const TensorData& out) {
+  using namespace local_conv_entry;
   p.Set("x", DTypeKey(x));
   p.Set("w", DTypeKey(w));
   p.Set("bias", g.Has("bias") ? DTypeKey(g.Get("bias")) : "none");

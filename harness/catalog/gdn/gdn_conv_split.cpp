@@ -6,6 +6,7 @@
 #include "vt/ops_gdn_glue.h"
 
 namespace vt::conform {
+namespace local_gdn_conv_split {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -55,8 +56,10 @@ ErrorCase KeyDimDiffers() {
 }
 
 }  // namespace
+}  // namespace local_gdn_conv_split
 
 OpSpec Spec_gdn_conv_split() {
+  using namespace local_gdn_conv_split;
   glue::Mover m{.name = "gdn_conv_split", .family = "gdn",
                 .dtypes = "cpu: conv f32/bf16 [T,2K+V], T > 0; q_out/k_out (T*K elements each), v_out (T*V) one dtype of f32/bf16, any shape",
                 .draw = Draw, .build = Build, .run = Run, .values = Move<double>, .bits = Move<uint64_t>};

@@ -8,6 +8,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_gdn_decode {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 using namespace gdn_entry;
@@ -162,8 +163,10 @@ UpstreamCall UpstreamDecode(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_gdn_decode
 
 OpSpec Spec_gdn_decode() {
+  using namespace local_gdn_decode;
   std::vector<ErrorCase> errors = TokenDimErrors();
   errors.push_back(mut::Dim("state_idx", 0, 1));
   errors.push_back(ErrorCase("state_rows_not_batch",
@@ -191,6 +194,7 @@ OpSpec Spec_gdn_decode() {
 // both; SetHeads names any golden rsqrt/mild/unit); nulls how many requests
 // are NULL (none here).
 UpstreamMap UpstreamMap_gdn_decode() {
+  using namespace local_gdn_decode;
   return {"gdn_decode", "gdn_decode", UpstreamDecode, {"sk", "decay", "init", "nulls"}};
 }
 

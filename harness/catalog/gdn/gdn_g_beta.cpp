@@ -6,6 +6,7 @@
 #include "vt/ops_gdn_glue.h"
 
 namespace vt::conform {
+namespace local_gdn_g_beta {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Build(Case& c) { gdn_gate::BuildGate(c, c.params.Int("T"), c.params.Int("Hv")); }
@@ -17,8 +18,10 @@ void Run(const vt::ExecContext& ctx, const Workspace& ws) {
 std::vector<OutputSpec> Outputs(const Case&) { return gdn_gate::GateOutputs(); }
 
 }  // namespace
+}  // namespace local_gdn_g_beta
 
 OpSpec Spec_gdn_g_beta() {
+  using namespace local_gdn_g_beta;
   return gdn_gate::GateSpec({
       .name = "gdn_g_beta",
       .dtypes = "cpu: a/b f32/bf16 [T,Hv] (row stride free); a_log/dt_bias f32 [Hv]; g_out/beta_out f32 [T,Hv]",

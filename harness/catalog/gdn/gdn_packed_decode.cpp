@@ -9,6 +9,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_gdn_packed_decode {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 using namespace gdn_entry;
@@ -247,8 +248,10 @@ std::vector<ErrorCase> Errors() {
 }
 
 }  // namespace
+}  // namespace local_gdn_packed_decode
 
 OpSpec Spec_gdn_packed_decode() {
+  using namespace local_gdn_packed_decode;
   OpSpec s = RecurrenceSpec({
       .name = "gdn_packed_decode",
       .dtypes = "cpu: mixed_qkv, a, b, out one dtype f32/f16/bf16 (rows of mixed_qkv, a, b may be padded); a_log, "

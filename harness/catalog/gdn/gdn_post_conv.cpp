@@ -9,6 +9,7 @@
 #include "vt/ops_gdn_glue.h"
 
 namespace vt::conform {
+namespace local_gdn_post_conv {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // After DrawGate.
@@ -124,8 +125,10 @@ std::vector<ErrorCase> Errors() {
 }
 
 }  // namespace
+}  // namespace local_gdn_post_conv
 
 OpSpec Spec_gdn_post_conv() {
+  using namespace local_gdn_post_conv;
   return gdn_gate::GateSpec({
       .name = "gdn_post_conv",
       .dtypes = "cpu: conv f32/bf16 [T,2*Hk*Dk+Hv*Dv]; q_out/k_out [T,Hk,Dk], v_out [T,Hv,Dv] one dtype of "

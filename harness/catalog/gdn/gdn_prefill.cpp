@@ -11,6 +11,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_gdn_prefill {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 using namespace gdn_entry;
@@ -199,8 +200,10 @@ UpstreamCall UpstreamPrefill(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_gdn_prefill
 
 OpSpec Spec_gdn_prefill() {
+  using namespace local_gdn_prefill;
   std::vector<ErrorCase> errors = TokenDimErrors();
   errors.push_back(mut::Dim("query_start_loc", 0, 1));
   seq::Append(errors, CumulativeErrors("qsl", "query_start_loc"));
@@ -226,6 +229,7 @@ OpSpec Spec_gdn_prefill() {
 // sk, decay, init only choose the drawn scale and values (the golden holds
 // both; SetHeads names any golden rsqrt/mild/unit).
 UpstreamMap UpstreamMap_gdn_prefill() {
+  using namespace local_gdn_prefill;
   return {"gdn_prefill", "gdn_prefill", UpstreamPrefill, {"sk", "decay", "init"}};
 }
 

@@ -8,6 +8,7 @@
 
 namespace vt::conform::gdn_entry {
 
+namespace local_gdn_recurrence_entry {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 Expected BaselineOf(const std::vector<double>& truth, const std::vector<float>& f32, const std::vector<bool>& exact) {
@@ -84,8 +85,10 @@ OracleResult Oracle(const Recurrence& r, const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_gdn_recurrence_entry
 
 OpSpec RecurrenceSpec(Recurrence r) {
+  using namespace local_gdn_recurrence_entry;
   OpSpec s = seq::Basics(r.name, "gdn", r.dtypes, r.hooks);
   s.oracle = [r](const Case& c) { return Oracle(r, c); };
   const auto f32 = r.hooks.definition;
@@ -100,6 +103,7 @@ OpSpec RecurrenceSpec(Recurrence r) {
 }
 
 ExactRows SlotRows(const std::vector<int64_t>& idx, int64_t requests, int64_t slots, bool cache) {
+  using namespace local_gdn_recurrence_entry;
   ExactRows r;
   r.out.assign(static_cast<size_t>(requests), false);
   r.state.assign(static_cast<size_t>(slots), cache);
@@ -114,6 +118,7 @@ ExactRows SlotRows(const std::vector<int64_t>& idx, int64_t requests, int64_t sl
 }
 
 void SetHeads(Params& p, int64_t hk, int64_t hv, int64_t dk, int64_t dv) {
+  using namespace local_gdn_recurrence_entry;
   p.Set("Hk", hk);
   p.Set("ratio", hv / hk);
   p.Set("Dk", dk);
@@ -124,6 +129,7 @@ void SetHeads(Params& p, int64_t hk, int64_t hv, int64_t dk, int64_t dv) {
 }
 
 void DrawHeads(Params& p, Tier tier, bool packed) {
+  using namespace local_gdn_recurrence_entry;
   if (!packed) {
     p.Set("qk", *gen::FloatIn());
     p.Set("v", *gen::FloatIn());
@@ -145,6 +151,7 @@ void DrawHeads(Params& p, Tier tier, bool packed) {
 }
 
 oracle::GdnDims Dims(const Params& p) {
+  using namespace local_gdn_recurrence_entry;
   oracle::GdnDims d;
   d.hk = p.Int("Hk");
   d.hv = p.Has("Hv") ? p.Int("Hv") : p.Int("Hk") * p.Int("ratio");
@@ -154,15 +161,18 @@ oracle::GdnDims Dims(const Params& p) {
 }
 
 float ScaleOf(const Params& p) {
+  using namespace local_gdn_recurrence_entry;
   if (p.Str("sk") == "pow2") return 0.25f;
   return static_cast<float>(1.0 / std::sqrt(static_cast<double>(p.Int("Dk"))));
 }
 
 int64_t TokenBudget(const Params& p, int64_t budget) {
+  using namespace local_gdn_recurrence_entry;
   const oracle::GdnDims d = Dims(p);
   return std::max<int64_t>(1, budget / (d.hv * d.dv * d.dk));
 }
 
+namespace local_gdn_recurrence_entry {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // Rows of `d` seed-derived Gaussian values scaled to unit L2 norm.
@@ -190,8 +200,10 @@ void SetValuesAsFill(TensorData& t, const std::vector<double>& v) {
 }
 
 }  // namespace
+}  // namespace local_gdn_recurrence_entry
 
 void AddTokenInputs(Case& c, int64_t tokens) {
+  using namespace local_gdn_recurrence_entry;
   const Params& p = c.params;
   const oracle::GdnDims d = Dims(p);
   SetValuesAsFill(c.Input("q", p.DType("qk"), {tokens, d.hk, d.dk}, Fill::Const(0)),
@@ -206,17 +218,20 @@ void AddTokenInputs(Case& c, int64_t tokens) {
 }
 
 void AddState(Case& c, int64_t slots, vt::DType dt) {
+  using namespace local_gdn_recurrence_entry;
   const oracle::GdnDims d = Dims(c.params);
   c.Add("state", dt, {slots, d.hv, d.dv, d.dk}, Role::kInPlace,
         Fill::Normal(0.0, c.params.Str("init") == "small" ? 0.01 : 0.5));
 }
 
 void AddOut(Case& c, int64_t tokens) {
+  using namespace local_gdn_recurrence_entry;
   const oracle::GdnDims d = Dims(c.params);
   c.Output("out", c.params.DType("out"), {tokens, d.hv, d.dv});
 }
 
 std::vector<int64_t> DrawSlots(uint64_t seed, const std::string& stream, int64_t count, int64_t slots, int64_t nulls) {
+  using namespace local_gdn_recurrence_entry;
   std::vector<int64_t> all(static_cast<size_t>(slots));
   std::iota(all.begin(), all.end(), 0);
   const uint64_t s = HashName(stream);
@@ -234,6 +249,7 @@ std::vector<int64_t> DrawSlots(uint64_t seed, const std::string& stream, int64_t
 }
 
 TensorData LeadingRows(const TensorData& t, int64_t lo, int64_t hi, const std::string& name, Role role) {
+  using namespace local_gdn_recurrence_entry;
   int64_t row = 1;
   for (std::size_t d = 1; d < t.shape.size(); ++d) row *= t.shape[d];
   const std::vector<double> all = t.Values();
@@ -243,16 +259,19 @@ TensorData LeadingRows(const TensorData& t, int64_t lo, int64_t hi, const std::s
 }
 
 std::vector<TensorData> TokenRows(const Case& c, int64_t lo, int64_t hi) {
+  using namespace local_gdn_recurrence_entry;
   std::vector<TensorData> v;
   for (const char* name : kTokenInputs) v.push_back(LeadingRows(c.Get(name), lo, hi, name, Role::kInput));
   return v;
 }
 
 TensorData OneSequence(const std::string& name, int64_t len) {
+  using namespace local_gdn_recurrence_entry;
   return TensorFromValues(name, vt::DType::kI32, {2}, Role::kInput, {0.0, static_cast<double>(len)});
 }
 
 std::vector<OperandRule> TokenOperands(std::vector<OperandRule> meta) {
+  using namespace local_gdn_recurrence_entry;
   std::vector<OperandRule> v = {entry::Operand("q", entry::kFloatIn, entry::kContiguous, {3}),
                                 entry::Operand("k", entry::kFloatIn, entry::kContiguous, {3}),
                                 entry::Operand("v", entry::kFloatIn, entry::kContiguous, {3}),
@@ -265,12 +284,14 @@ std::vector<OperandRule> TokenOperands(std::vector<OperandRule> meta) {
 }
 
 std::vector<ErrorCase> TokenDimErrors() {
+  using namespace local_gdn_recurrence_entry;
   return {mut::Dim("k", 1, 1),   mut::Dim("k", 2, -1),  mut::Dim("v", 0, 1),
           mut::Dim("v", 2, 1),   mut::Dim("out", 0, 1), mut::Dim("out", 1, 1),
           mut::Dim("g", 0, 1),   mut::Dim("beta", 1, 1), mut::Dim("state", 3, 1)};
 }
 
 std::vector<ErrorCase> CumulativeErrors(const std::string& prefix, const std::string& tensor) {
+  using namespace local_gdn_recurrence_entry;
   return {seq::EditInts(prefix + "_first_nonzero", tensor, "start at", seq::StartAtOne),
           seq::EditInts(prefix + "_last_past_end", tensor, "end at", seq::EndPastTotal),
           seq::EditInts(prefix + "_not_monotonic", tensor, "non-decreasing",
@@ -283,6 +304,7 @@ std::vector<ErrorCase> CumulativeErrors(const std::string& prefix, const std::st
 }
 
 std::vector<ErrorCase> SlotErrors(const std::string& tensor) {
+  using namespace local_gdn_recurrence_entry;
   return {seq::EditInts(tensor + "_out_of_range", tensor, "out of range",
                     [](std::vector<int64_t>& v, const Case& c) {
                       if (v.empty()) return false;
@@ -308,6 +330,7 @@ std::vector<ErrorCase> SlotErrors(const std::string& tensor) {
 namespace vt::conform::gdn_entry {
 
 GoldenMapping MapPackedFromParts(const GoldenCase& g, Params p, const std::string& out, const std::string& state_out) {
+  using namespace local_gdn_recurrence_entry;
   GoldenMapping m;
   m.run_op = "gdn_packed_decode";
   const TensorData& q = g.Get("q");

@@ -7,6 +7,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_gdn_spec_decode {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 using namespace gdn_entry;
@@ -234,8 +235,10 @@ std::vector<ErrorCase> Errors() {
 }
 
 }  // namespace
+}  // namespace local_gdn_spec_decode
 
 OpSpec Spec_gdn_spec_decode() {
+  using namespace local_gdn_spec_decode;
   return RecurrenceSpec({
       .name = "gdn_spec_decode",
       .dtypes = "cpu: q,k,v f32/f16/bf16; g,beta f32; out f32/bf16; state f32 (in place); cu_seqlens, state_indices "

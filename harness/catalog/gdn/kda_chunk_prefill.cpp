@@ -8,6 +8,7 @@
 #include "vt/ops_kda.h"
 
 namespace vt::conform {
+namespace local_kda_chunk_prefill {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // 0: dt_bias empty ([0]).
@@ -89,8 +90,10 @@ std::vector<ErrorCase> Errors() {
 }
 
 }  // namespace
+}  // namespace local_kda_chunk_prefill
 
 OpSpec Spec_kda_chunk_prefill() {
+  using namespace local_kda_chunk_prefill;
   OpSpec s = kda::KdaSpec({
       .name = "kda_chunk_prefill",
       .dtypes = "cpu: as kda_gated_delta_rule with one sequence (state [1,Hv,Dv,Dk], query_start_loc [2]); g_raw "
@@ -110,6 +113,7 @@ OpSpec Spec_kda_chunk_prefill() {
   return s;
 }
 
+namespace local_kda_chunk_prefill {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // The inverse of kda::Golden for this op (vt-fuzz --upstream): the case as the
@@ -136,8 +140,10 @@ UpstreamCall UpstreamChunkPrefill(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_kda_chunk_prefill
 
 UpstreamMap UpstreamMap_kda_chunk_prefill() {
+  using namespace local_kda_chunk_prefill;
   return {"kda_chunk_prefill", "kda_chunk_prefill", UpstreamChunkPrefill};
 }
 

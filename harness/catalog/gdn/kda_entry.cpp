@@ -67,6 +67,7 @@ oracle::KdaDims Dims(const Case& c) {
 
 std::vector<int64_t> Loc(const Case& c) { return seq::Ints(c.Get("query_start_loc")); }
 
+namespace local_kda_entry {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 OracleResult Want(const oracle::KdaResult<double>& truth, const oracle::KdaResult<float>& baseline) {
@@ -200,8 +201,10 @@ TensorData Rows(const TensorData& t, int64_t begin, int64_t end) {
 }
 
 }  // namespace
+}  // namespace local_kda_entry
 
 Claim SequenceSlice() {
+  using namespace local_kda_entry;
   Claim claim;
   claim.name = "sequence_slice";
   claim.statement =
@@ -240,6 +243,7 @@ Claim SequenceSlice() {
 }
 
 Claim TwoCalls() {
+  using namespace local_kda_entry;
   Claim claim;
   claim.name = "two_calls";
   claim.statement =
@@ -275,6 +279,7 @@ Claim TwoCalls() {
   return claim;
 }
 
+namespace local_kda_entry {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // vt-golden regen's KDA goldens (golden/regen/vt_regen/ops_ssm.py, fla's
@@ -323,8 +328,10 @@ GoldenMapping Golden(const GoldenCase& g, const std::string& op, const std::stri
 }
 
 }  // namespace
+}  // namespace local_kda_entry
 
 OpSpec KdaSpec(KdaOp k) {
+  using namespace local_kda_entry;
   const bool one_sequence = k.one_sequence;
   const seq::Draw shared = [one_sequence](Params& p, Tier tier) { Draw(p, tier, one_sequence); };
   OpSpec s = seq::Basics(k.name, "gdn", k.dtypes, k.hooks, shared);

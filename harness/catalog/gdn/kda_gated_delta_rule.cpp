@@ -9,6 +9,7 @@
 #include "vt/ops_kda.h"
 
 namespace vt::conform {
+namespace local_kda_gated_delta_rule {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // Log decays in [-1, 0]: per-channel factors between 0.37 and 1, distinct per
@@ -70,8 +71,10 @@ Claim EqualDecayIsGdn() {
 }
 
 }  // namespace
+}  // namespace local_kda_gated_delta_rule
 
 OpSpec Spec_kda_gated_delta_rule() {
+  using namespace local_kda_gated_delta_rule;
   return kda::KdaSpec({
       .name = "kda_gated_delta_rule",
       .dtypes = "cpu: q/k [T,Hk,Dk], v [T,Hv,Dv] f32/f16/bf16; g [T,Hv,Dk], beta [T,Hv] f32; state [N,Hv,Dv,Dk] "
@@ -83,6 +86,7 @@ OpSpec Spec_kda_gated_delta_rule() {
   });
 }
 
+namespace local_kda_gated_delta_rule {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // The inverse of kda::Golden (vt-fuzz --upstream): the case as the
@@ -102,8 +106,10 @@ UpstreamCall UpstreamKda(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_kda_gated_delta_rule
 
 UpstreamMap UpstreamMap_kda_gated_delta_rule() {
+  using namespace local_kda_gated_delta_rule;
   return {"kda_gated_delta_rule", "kda_gated_delta_rule", UpstreamKda};
 }
 

@@ -7,6 +7,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_batched_matmul {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // How an operand's [G, R, C] view lies in memory (the "<operand>_view" knobs):
@@ -131,8 +132,10 @@ ErrorCase OutBatchesOverlap() {
 }
 
 }  // namespace
+}  // namespace local_batched_matmul
 
 OpSpec Spec_batched_matmul() {
+  using namespace local_batched_matmul;
   OpSpec s = gemm_entry::Spec("batched_matmul",
                               "cpu: a [G,M,K], b [G,K,N] f32/f16/bf16 (one dtype), out [G,M,N] f32/bf16; strided views",
                               Knobs, vt::BatchedMatmul, oracle::BatchedMatmul<entry::Bounded>,

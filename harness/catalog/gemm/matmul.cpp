@@ -7,6 +7,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_matmul {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Build(Case& c) {
@@ -71,8 +72,10 @@ UpstreamCall UpstreamMatmul(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_matmul
 
 OpSpec Spec_matmul() {
+  using namespace local_matmul;
   OpSpec s = gemm_entry::Spec("matmul", "cpu: a [M,K], b [K,N] f32/f16/bf16 (mixed); out [M,N] f32/bf16",
                               gemm_entry::DrawMatrices, vt::Matmul, oracle::Matmul<entry::Bounded>,
                               oracle::Matmul<float>);
@@ -97,6 +100,9 @@ OpSpec Spec_matmul() {
   return s;
 }
 
-UpstreamMap UpstreamMap_matmul() { return {"matmul", "matmul", UpstreamMatmul}; }
+UpstreamMap UpstreamMap_matmul() {
+  using namespace local_matmul;
+  return {"matmul", "matmul", UpstreamMatmul};
+}
 
 }  // namespace vt::conform

@@ -5,6 +5,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_matmul_bt {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Knobs(Params& p, Tier tier) {
@@ -48,8 +49,10 @@ Case OtherRepackForm(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_matmul_bt
 
 OpSpec Spec_matmul_bt() {
+  using namespace local_matmul_bt;
   OpSpec s = gemm_entry::Spec("matmul_bt",
                               "cpu: a [M,K] f32/f16/bf16 (padded rows), b [N,K] f32/f16/bf16 (or its [K,N] "
                               "repack); out [M,N] f32/bf16",

@@ -5,6 +5,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_attn_gate_split {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -68,8 +69,10 @@ bool AllF32(const Params& p) {
 }
 
 }  // namespace
+}  // namespace local_attn_gate_split
 
 OpSpec Spec_attn_gate_split() {
+  using namespace local_attn_gate_split;
   glue::Mover m{.name = "attn_gate_split",
                 .dtypes = "cpu: qgate f32/bf16 [T,Hq*2*Dh]; q_out f32/bf16 [T,Hq,Dh]; gate_out f32 [T,Hq,Dh]",
                 .draw = Draw, .build = Build, .run = Run, .values = Move<double>, .bits = Move<uint64_t>,

@@ -6,6 +6,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform::glue {
+namespace local_cast_entry {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // in's shape: gen::RankShape of [T, D] ("2d" [T,D], "3d" [T,G,D], "4d"
@@ -56,6 +57,7 @@ Case Packed(const Case& c) {
 bool Strided(const Params& p) { return p.Int("pad") > 0 && p.Int("T") > 0; }
 
 }  // namespace
+}  // namespace local_cast_entry
 
 Claim CastRoundTrip(std::string name, std::string statement, std::string next_op, vt::DType next_out,
                     std::function<std::vector<uint64_t>(const Case&)> expect) {
@@ -86,6 +88,7 @@ Claim CastRoundTrip(std::string name, std::string statement, std::string next_op
 }
 
 OpSpec CastSpec(const std::string& name, vt::DType in, vt::DType out) {
+  using namespace local_cast_entry;
   OpSpec s;
   s.name = name;
   s.family = "glue";

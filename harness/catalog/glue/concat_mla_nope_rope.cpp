@@ -5,6 +5,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_concat_mla_nope_rope {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -92,8 +93,10 @@ ErrorCase Custom(std::string name, std::function<bool(Case&)> m, std::string exp
 }
 
 }  // namespace
+}  // namespace local_concat_mla_nope_rope
 
 OpSpec Spec_concat_mla_nope_rope() {
+  using namespace local_concat_mla_nope_rope;
   glue::Mover m{.name = "concat_mla_nope_rope",
                 .dtypes = "cpu: out [T,H,Dn+Dr], nope [T,H,Dn], rope [T,H|1,Dr]; one dtype f32/f16/bf16; innermost stride 1",
                 .draw = Draw, .build = Build, .run = Run, .values = Move<double>, .bits = Move<uint64_t>,

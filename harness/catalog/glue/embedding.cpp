@@ -7,6 +7,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_embedding {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -99,8 +100,10 @@ UpstreamCall UpstreamEmbedding(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_embedding
 
 OpSpec Spec_embedding() {
+  using namespace local_embedding;
   glue::Mover m{.name = "embedding",
                 .dtypes = "cpu: table f32/f16/bf16 [V,H]; ids i32/i64 [T], each in [0,V); out f32/bf16 [T,H]",
                 .draw = Draw, .build = Build, .run = Run, .values = Move<double>, .bits = Move<uint64_t>,
@@ -130,6 +133,9 @@ OpSpec Spec_embedding() {
   return s;
 }
 
-UpstreamMap UpstreamMap_embedding() { return {"embedding", "embedding", UpstreamEmbedding}; }
+UpstreamMap UpstreamMap_embedding() {
+  using namespace local_embedding;
+  return {"embedding", "embedding", UpstreamEmbedding};
+}
 
 }  // namespace vt::conform

@@ -8,6 +8,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_index_copy {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -103,8 +104,10 @@ Case LastOnly(const Case& c) {
 bool HasRepeats(const Params& p) { return p.Str("idx_kind") == "dups" && p.Int("M") > p.Int("N"); }
 
 }  // namespace
+}  // namespace local_index_copy
 
 OpSpec Spec_index_copy() {
+  using namespace local_index_copy;
   glue::Mover m{.name = "index_copy",
                 .dtypes = "cpu: out any dtype [N,D...] row-strided, in place; in out's dtype [M,D...]; idx i32 [M], each in "
                            "[0,N), repeats: last wins",

@@ -5,6 +5,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_index_select {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -31,8 +32,10 @@ entry::Outs<E> Move(const Case& c, const glue::Read<E>& read) {
 }
 
 }  // namespace
+}  // namespace local_index_select
 
 OpSpec Spec_index_select() {
+  using namespace local_index_select;
   glue::Mover m{.name = "index_select",
                 .dtypes = "cpu: in any dtype [N,D...] row-strided; idx i32 [M], each in [0,N); out in's dtype [M,D...]",
                 .draw = Draw, .build = Build, .run = Run, .values = Move<double>, .bits = Move<uint64_t>,

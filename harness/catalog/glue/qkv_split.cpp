@@ -5,6 +5,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_qkv_split {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 const auto& kParts = glue::kSplitParts;
@@ -40,8 +41,10 @@ entry::Outs<E> Move(const Case& c, const glue::Read<E>& read) {
 }
 
 }  // namespace
+}  // namespace local_qkv_split
 
 OpSpec Spec_qkv_split() {
+  using namespace local_qkv_split;
   glue::Mover m{.name = "qkv_split",
                 .dtypes = "cpu: qkv f32/bf16 [T,Q+K+V], T > 0; q_out/k_out/v_out qkv's dtype, any shape of T*Q/T*K/T*V elements",
                 .draw = Draw, .build = Build, .run = Run, .values = Move<double>, .bits = Move<uint64_t>};

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 namespace vt::conform::mamba {
+namespace local_chunk_metadata {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // `physical`: cut at multiples of chunk_size of the global token index;
@@ -26,12 +27,15 @@ ChunkMetadata Build(const std::vector<int64_t>& cu, int64_t cs, bool physical) {
 }
 
 }  // namespace
+}  // namespace local_chunk_metadata
 
 ChunkMetadata VarlenChunkMetadata(const std::vector<int64_t>& cu_seqlens, int64_t chunk_size) {
+  using namespace local_chunk_metadata;
   return Build(cu_seqlens, chunk_size, true);
 }
 
 ChunkMetadata PerSequenceChunkMetadata(const std::vector<int64_t>& cu_seqlens, int64_t chunk_size) {
+  using namespace local_chunk_metadata;
   return Build(cu_seqlens, chunk_size, false);
 }
 

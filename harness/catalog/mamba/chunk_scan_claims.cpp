@@ -10,6 +10,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform::mamba {
+namespace local_chunk_scan_claims {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 using V = std::vector<int64_t>;
@@ -231,8 +232,10 @@ Claim ZeroInitialState(void (*build)(Case&)) {
 }
 
 }  // namespace
+}  // namespace local_chunk_scan_claims
 
 std::vector<Claim> ChunkScanClaims(void (*build)(Case&)) {
+  using namespace local_chunk_scan_claims;
   return {IteratedStateUpdate(), ChunkSizeFree(build), VarlenEqualsAlone(), ZeroInitialState(build)};
 }
 

@@ -39,6 +39,7 @@
 #include <set>
 
 namespace vt::conform {
+namespace local_mamba2_chunk_scan {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 using V = std::vector<int64_t>;
@@ -479,8 +480,10 @@ UpstreamCall UpstreamScan(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_mamba2_chunk_scan
 
 OpSpec Spec_mamba2_chunk_scan() {
+  using namespace local_mamba2_chunk_scan;
   using entry::Operand;
   using entry::Written;
   const std::vector<vt::DType> i32 = {vt::DType::kI32};
@@ -507,6 +510,9 @@ OpSpec Spec_mamba2_chunk_scan() {
   return s;
 }
 
-UpstreamMap UpstreamMap_mamba2_chunk_scan() { return {"mamba2_chunk_scan", "mamba2_chunk_scan", UpstreamScan}; }
+UpstreamMap UpstreamMap_mamba2_chunk_scan() {
+  using namespace local_mamba2_chunk_scan;
+  return {"mamba2_chunk_scan", "mamba2_chunk_scan", UpstreamScan};
+}
 
 }  // namespace vt::conform

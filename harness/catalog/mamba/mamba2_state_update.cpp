@@ -16,6 +16,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_mamba2_state_update {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 using V = std::vector<int64_t>;
@@ -214,8 +215,10 @@ UpstreamCall UpstreamStep(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_mamba2_state_update
 
 OpSpec Spec_mamba2_state_update() {
+  using namespace local_mamba2_state_update;
   using entry::Operand;
   using entry::Written;
   return mamba::MambaSpec({
@@ -234,6 +237,7 @@ OpSpec Spec_mamba2_state_update() {
 }
 
 UpstreamMap UpstreamMap_mamba2_state_update() {
+  using namespace local_mamba2_state_update;
   return {"mamba2_state_update", "mamba2_state_update", UpstreamStep};
 }
 

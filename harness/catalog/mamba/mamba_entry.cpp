@@ -6,6 +6,7 @@
 
 namespace vt::conform::mamba {
 
+namespace local_mamba_entry {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void DrawDtypes(Params& p, Tier) {
@@ -16,8 +17,10 @@ void DrawDtypes(Params& p, Tier) {
 }
 
 }  // namespace
+}  // namespace local_mamba_entry
 
 OpSpec MambaSpec(MambaOp m) {
+  using namespace local_mamba_entry;
   OpSpec s = seq::Basics(m.name, "mamba", m.dtypes, m.hooks, DrawDtypes);
   s.oracle = m.hooks.oracle;
   s.oracle_f32 = m.hooks.definition;
@@ -46,6 +49,7 @@ OpSpec MambaSpec(MambaOp m) {
 }
 
 void DrawHeads(Params& p) {
+  using namespace local_mamba_entry;
   const int64_t h = *gen::Pick(std::vector<int64_t>{1, 2, 4, 3, 8});
   p.Set("H", h);
   std::vector<int64_t> groups;
@@ -56,12 +60,14 @@ void DrawHeads(Params& p) {
 }
 
 void DrawOptions(Params& p) {
+  using namespace local_mamba_entry;
   p.Set("z", *gen::Flag());
   p.Set("dt_bias", *gen::Flag());
   p.Set("softplus", *gen::Flag());
 }
 
 Fill DtFill(const Params& p) {
+  using namespace local_mamba_entry;
   const std::string d = p.Str("dist");
   const bool sp = p.Flag("softplus");
   // why: raw dt feeds softplus (so it may be negative) or is used as is.
@@ -72,6 +78,7 @@ Fill DtFill(const Params& p) {
 }
 
 Fill AFill(const Params& p) {
+  using namespace local_mamba_entry;
   const std::string d = p.Str("dist");
   if (d == "small_a") return Fill::Uniform(-1e-3, -1e-5);  // almost no decay: long memory
   if (d == "overflow") return Fill::Uniform(-16.0, -4.0);
@@ -79,10 +86,12 @@ Fill AFill(const Params& p) {
 }
 
 Fill BiasFill(const Params& p) {
+  using namespace local_mamba_entry;
   return p.Flag("softplus") ? Fill::Normal(0.0, 0.5) : Fill::Uniform(0.0, 0.2);
 }
 
 void AddInputs(Case& c, int64_t rows, const std::vector<int64_t>& d_shape) {
+  using namespace local_mamba_entry;
   const Params& p = c.params;
   const int64_t H = p.Int("H"), G = p.Int("G"), P = p.Int("P"), N = p.Int("N");
   const vt::DType act = p.DType("x");
@@ -97,11 +106,13 @@ void AddInputs(Case& c, int64_t rows, const std::vector<int64_t>& d_shape) {
 }
 
 std::vector<double> ValuesOr(const Case& c, const std::string& name) {
+  using namespace local_mamba_entry;
   const TensorData* t = c.Find(name);
   return t == nullptr ? std::vector<double>() : t->Values();
 }
 
 vt::Mamba2Args Args(const Params& p) {
+  using namespace local_mamba_entry;
   vt::Mamba2Args a;
   if (p.Has("cs")) a.chunk_size = p.Int("cs");
   a.dt_softplus = p.Flag("softplus");
@@ -112,6 +123,7 @@ vt::Mamba2Args Args(const Params& p) {
 }
 
 void RequireOneActivationDtype(const GoldenCase& g, const std::vector<std::string>& names) {
+  using namespace local_mamba_entry;
   const vt::DType x = g.Get("x").dtype;
   bool one = !g.Has("z") || g.Get("z").dtype == x;
   for (const std::string& n : names) one = one && g.Get(n).dtype == x;
@@ -119,6 +131,7 @@ void RequireOneActivationDtype(const GoldenCase& g, const std::vector<std::strin
 }
 
 void SetGoldenDtypes(Params& p, const GoldenCase& g, const std::string& state) {
+  using namespace local_mamba_entry;
   p.Set("x", DTypeKey(g.Get("x")));
   p.Set("dt", DTypeKey(g.Get("dt")));
   p.Set("out", DTypeKey(GoldenOutputLike(g, "out", "out")));
@@ -126,6 +139,7 @@ void SetGoldenDtypes(Params& p, const GoldenCase& g, const std::string& state) {
 }
 
 void SetGoldenShape(Params& p, const GoldenCase& g, Json d) {
+  using namespace local_mamba_entry;
   const TensorData& x = g.Get("x");
   const TensorData& B = g.Get("B");
   p.Set("H", x.shape[1]);

@@ -9,6 +9,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_moe_combine {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 using entry::Bounded;
@@ -157,8 +158,10 @@ Claim ScaleAfterSum() {
 }
 
 }  // namespace
+}  // namespace local_moe_combine
 
 OpSpec Spec_moe_combine() {
+  using namespace local_moe_combine;
   OpSpec s = seq::EvaluatedSpec(
       {.name = "moe_combine", .family = "moe",
        .dtypes = "cpu: expert_out f32/f16/bf16 [T,K,H]; weights f32 [T,K]; shared f32/f16/bf16 [T,H]; out f32/bf16 [T,H]",

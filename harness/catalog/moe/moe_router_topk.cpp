@@ -14,6 +14,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_moe_router_topk {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 using entry::Bounded;
@@ -513,8 +514,10 @@ UpstreamCall UpstreamRouter(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_moe_router_topk
 
 OpSpec Spec_moe_router_topk() {
+  using namespace local_moe_router_topk;
   OpSpec s = seq::Basics("moe_router_topk", "moe",
                          "cpu: logits f32/f16/bf16 [T,E]; bias f32 [E] (grouped); weights f32 [T,k]; indices i32 [T,k]",
                          Draw, Build, Run);
@@ -542,6 +545,7 @@ OpSpec Spec_moe_router_topk() {
 }
 
 UpstreamMap UpstreamMap_moe_router_topk() {
+  using namespace local_moe_router_topk;
   // vals and scale only choose the logits' values (the golden holds them)
   return {"moe_router_topk", "moe_router_topk", UpstreamRouter, {"vals", "scale"}};
 }

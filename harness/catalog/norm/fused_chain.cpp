@@ -10,6 +10,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_fused_chain {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 vt::FusedRecipe ParseRecipe(const std::string& s) {
@@ -169,8 +170,10 @@ ErrorCase BadRecipe(const std::string& name, const std::string& recipe, int need
 }
 
 }  // namespace
+}  // namespace local_fused_chain
 
 OpSpec Spec_fused_chain() {
+  using namespace local_fused_chain;
   OpSpec s = norm_entry::NormSpec({
       .name = "fused_chain",
       .keys = {entry::DrawIn("x"), entry::DrawIn("w"), entry::DrawOut("out")},

@@ -6,6 +6,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_l2_norm {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -89,8 +90,10 @@ UpstreamCall UpstreamL2Norm(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_l2_norm
 
 OpSpec Spec_l2_norm() {
+  using namespace local_l2_norm;
   OpSpec s = norm_entry::NormSpec({
       .name = "l2_norm",
       .keys = {entry::DrawIn("x"), entry::DrawOut("out")},
@@ -115,6 +118,9 @@ OpSpec Spec_l2_norm() {
   return s;
 }
 
-UpstreamMap UpstreamMap_l2_norm() { return {"l2_norm", "l2norm", UpstreamL2Norm}; }
+UpstreamMap UpstreamMap_l2_norm() {
+  using namespace local_l2_norm;
+  return {"l2_norm", "l2norm", UpstreamL2Norm};
+}
 
 }  // namespace vt::conform

@@ -6,6 +6,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_rms_norm {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Build(Case& c) {
@@ -120,8 +121,10 @@ UpstreamCall UpstreamRmsNorm(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_rms_norm
 
 OpSpec Spec_rms_norm() {
+  using namespace local_rms_norm;
   OpSpec s = norm_entry::NormSpec({
       .name = "rms_norm",
       .keys = {entry::DrawIn("x"), entry::DrawIn("w"), entry::DrawOut("out")},
@@ -157,6 +160,9 @@ OpSpec Spec_rms_norm() {
   return s;
 }
 
-UpstreamMap UpstreamMap_rms_norm() { return {"rms_norm", "rmsnorm", UpstreamRmsNorm}; }
+UpstreamMap UpstreamMap_rms_norm() {
+  using namespace local_rms_norm;
+  return {"rms_norm", "rmsnorm", UpstreamRmsNorm};
+}
 
 }  // namespace vt::conform

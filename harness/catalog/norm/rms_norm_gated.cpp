@@ -7,6 +7,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_rms_norm_gated {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Build(Case& c) {
@@ -110,8 +111,10 @@ UpstreamCall UpstreamRmsNormGated(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_rms_norm_gated
 
 OpSpec Spec_rms_norm_gated() {
+  using namespace local_rms_norm_gated;
   OpSpec s = norm_entry::NormSpec({
       .name = "rms_norm_gated",
       .keys = {entry::DrawIn("x"), entry::DrawIn("gate"), entry::DrawIn("w"), entry::DrawOut("out")},
@@ -142,6 +145,9 @@ OpSpec Spec_rms_norm_gated() {
   return s;
 }
 
-UpstreamMap UpstreamMap_rms_norm_gated() { return {"rms_norm_gated", "rmsnorm_gated", UpstreamRmsNormGated}; }
+UpstreamMap UpstreamMap_rms_norm_gated() {
+  using namespace local_rms_norm_gated;
+  return {"rms_norm_gated", "rmsnorm_gated", UpstreamRmsNormGated};
+}
 
 }  // namespace vt::conform

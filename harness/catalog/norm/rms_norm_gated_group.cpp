@@ -6,6 +6,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_rms_norm_gated_group {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -113,8 +114,10 @@ ClaimOutcome GroupAlone(const OpSpec& op, const Case& c, const vt::ExecContext& 
 }
 
 }  // namespace
+}  // namespace local_rms_norm_gated_group
 
 OpSpec Spec_rms_norm_gated_group() {
+  using namespace local_rms_norm_gated_group;
   OpSpec s = norm_entry::NormSpec({
       .name = "rms_norm_gated_group",
       .keys = {entry::DrawIn("x"), entry::DrawIn("gate"),

@@ -6,6 +6,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_rms_norm_gated_quant_fp8 {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Build(Case& c) {
@@ -50,8 +51,10 @@ ClaimOutcome SplitPath(const OpSpec& op, const Case& c, const vt::ExecContext& c
 }
 
 }  // namespace
+}  // namespace local_rms_norm_gated_quant_fp8
 
 OpSpec Spec_rms_norm_gated_quant_fp8() {
+  using namespace local_rms_norm_gated_quant_fp8;
   OpSpec s = norm_entry::NormSpec({
       .name = "rms_norm_gated_quant_fp8",
       .keys = {entry::DrawIn("x")},

@@ -5,6 +5,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_rms_norm_quant_fp8 {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -73,8 +74,10 @@ ClaimOutcome SplitPath(const OpSpec& op, const Case& c, const vt::ExecContext& c
 }
 
 }  // namespace
+}  // namespace local_rms_norm_quant_fp8
 
 OpSpec Spec_rms_norm_quant_fp8() {
+  using namespace local_rms_norm_quant_fp8;
   OpSpec s = norm_entry::NormSpec({
       .name = "rms_norm_quant_fp8",
       .keys = {entry::DrawIn("x"), entry::DrawIn("w")},

@@ -6,6 +6,7 @@
 #include "harness/golden/golden_io.h"
 
 namespace vt::conform::quant {
+namespace local_fp4_quantizer {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 std::vector<std::string> Names(const std::vector<Fp4Input>& inputs) {
@@ -105,8 +106,10 @@ Case ActivationCase(const Fp4Quantizer& q, const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_fp4_quantizer
 
 Fp4Calls Calls(UnaryFp4Kernel kernel, UnaryFp4Oracle<entry::Bounded> oracle, UnaryFp4Oracle<float> oracle_f32) {
+  using namespace local_fp4_quantizer;
   Fp4Calls calls;
   calls.run = [kernel](const vt::ExecContext& ctx, const Workspace& ws, const std::vector<std::string>& in) {
     kernel(ctx, ws["out_packed"], ws["out_scale"], ws[in.at(0)], ws.params().F32("gsi"), LayoutOf(ws.params()));
@@ -121,6 +124,7 @@ Fp4Calls Calls(UnaryFp4Kernel kernel, UnaryFp4Oracle<entry::Bounded> oracle, Una
 }
 
 Fp4Calls Calls(BinaryFp4Kernel kernel, BinaryFp4Oracle<entry::Bounded> oracle, BinaryFp4Oracle<float> oracle_f32) {
+  using namespace local_fp4_quantizer;
   Fp4Calls calls;
   calls.run = [kernel](const vt::ExecContext& ctx, const Workspace& ws, const std::vector<std::string>& in) {
     kernel(ctx, ws["out_packed"], ws["out_scale"], ws[in.at(0)], ws[in.at(1)], ws.params().F32("gsi"),
@@ -135,9 +139,13 @@ Fp4Calls Calls(BinaryFp4Kernel kernel, BinaryFp4Oracle<entry::Bounded> oracle, B
   return calls;
 }
 
-double ProductMagnitude(double scale) { return std::max(scale * scale, 0.05); }
+double ProductMagnitude(double scale) {
+  using namespace local_fp4_quantizer;
+  return std::max(scale * scale, 0.05);
+}
 
 OpSpec Fp4QuantizerSpec(const Fp4Quantizer& q) {
+  using namespace local_fp4_quantizer;
   OpSpec s;
   s.name = q.name;
   s.family = "quant";

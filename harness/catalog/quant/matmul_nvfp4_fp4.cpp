@@ -12,6 +12,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_matmul_nvfp4_fp4 {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -183,8 +184,10 @@ UpstreamCall UpstreamMm(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_matmul_nvfp4_fp4
 
 OpSpec Spec_matmul_nvfp4_fp4() {
+  using namespace local_matmul_nvfp4_fp4;
   OpSpec s = seq::EvaluatedSpec(
       {.name = "matmul_nvfp4_fp4", .family = "quant",
        .dtypes = "cpu: a_packed u8 [M,K/2], a_scale u8 (e4m3) [M,K/16], b_packed u8 [N,K/2], b_scale u8 "
@@ -209,6 +212,7 @@ OpSpec Spec_matmul_nvfp4_fp4() {
 }
 
 UpstreamMap UpstreamMap_matmul_nvfp4_fp4() {
+  using namespace local_matmul_nvfp4_fp4;
   // sscale only chooses the block scales' magnitudes (the golden holds the bytes)
   return {"matmul_nvfp4_fp4", "matmul_nvfp4_fp4", UpstreamMm, {"sscale"}};
 }

@@ -9,6 +9,7 @@
 #include <limits>
 
 namespace vt::conform {
+namespace local_scaled_fp4_quant {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // Knob "aim", drawn with gsi. aim=ties: every group's block scale a power of
@@ -30,8 +31,10 @@ void Aim(Case& c) {
 }
 
 }  // namespace
+}  // namespace local_scaled_fp4_quant
 
 OpSpec Spec_scaled_fp4_quant() {
+  using namespace local_scaled_fp4_quant;
   quant::Fp4Quantizer q;
   q.name = "scaled_fp4_quant";
   q.dtypes = "cpu: x f32/f16/bf16 [M,K], K % 16 == 0; out_packed u8 [M,K/2]; out_scale u8 (e4m3) linear "
@@ -45,6 +48,7 @@ OpSpec Spec_scaled_fp4_quant() {
 }
 
 UpstreamMap UpstreamMap_scaled_fp4_quant() {
+  using namespace local_scaled_fp4_quant;
   // vLLM's ref_nvfp4_quant (plain torch, vt_regen/live.py scaled_fp4_quant):
   // no interpreter, no size bound.
   return quant::Fp4UpstreamMap("scaled_fp4_quant", {"x"}, false, std::numeric_limits<int64_t>::max(), "");

@@ -7,6 +7,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_attn_qk_norm_rope_gate {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -173,8 +174,10 @@ ErrorCase OtherDType(const std::string& tensor, vt::DType (*to)(vt::DType), cons
 }
 
 }  // namespace
+}  // namespace local_attn_qk_norm_rope_gate
 
 OpSpec Spec_attn_qk_norm_rope_gate() {
+  using namespace local_attn_qk_norm_rope_gate;
   OpSpec s = rope_entry::RopeSpec(
       {.name = "attn_qk_norm_rope_gate",
        .dtypes = "cpu: qgate [T,Hq*2*Dh], kf [T,Hkv*Dh] f32/f16/bf16 (one dtype, padded rows); q_norm, k_norm [Dh] "

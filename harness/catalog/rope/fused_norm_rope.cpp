@@ -6,6 +6,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_fused_norm_rope {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // dt: x, weight, outputs and cache share f32 or bf16.
@@ -117,8 +118,10 @@ Claim Composite() {
 }
 
 }  // namespace
+}  // namespace local_fused_norm_rope
 
 OpSpec Spec_fused_norm_rope() {
+  using namespace local_fused_norm_rope;
   OpSpec s = rope_entry::RopeSpec(
       {.name = "fused_norm_rope",
        .dtypes = "cpu: x [T,off+rot], weight [off], latent_out [T,off], pe_out [T,rot], cache [P,rot]: one dtype "

@@ -5,6 +5,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_rope_cos_sin_cache {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Draw(Params& p, Tier tier) {
@@ -38,8 +39,10 @@ std::vector<OutputSpec> Outputs(const Case&) {
 }
 
 }  // namespace
+}  // namespace local_rope_cos_sin_cache
 
 OpSpec Spec_rope_cos_sin_cache() {
+  using namespace local_rope_cos_sin_cache;
   OpSpec s = rope_entry::RopeSpec({.name = "rope_cos_sin_cache",
                                    .dtypes = "cpu: cos_sin [T,rot] f32 contiguous; positions [T] i32/i64",
                                    .draw = Draw, .build = Build, .run = Run, .truth = Eval<entry::Bounded>,

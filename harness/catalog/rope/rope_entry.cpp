@@ -30,6 +30,7 @@ ErrorCase OtherFloat(const std::string& tensor, const std::string& first) {
   }, tensor + " must have " + first + "'s dtype");
 }
 
+namespace local_rope_entry {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 ErrorCase RotaryError(const std::string& name, RotaryFollow follow, std::function<int64_t(const Case&)> head,
@@ -43,8 +44,10 @@ ErrorCase RotaryError(const std::string& name, RotaryFollow follow, std::functio
 }
 
 }  // namespace
+}  // namespace local_rope_entry
 
 std::vector<ErrorCase> RotaryErrors(RotaryFollow follow, std::function<int64_t(const Case&)> head) {
+  using namespace local_rope_entry;
   std::vector<ErrorCase> v = {RotaryError("rotary_dim_odd", follow, head, [](int64_t rot, int64_t) { return rot - 1; }),
                               RotaryError("rotary_dim_zero", follow, head, [](int64_t, int64_t) { return int64_t{0}; })};
   if (head) {
@@ -55,6 +58,7 @@ std::vector<ErrorCase> RotaryErrors(RotaryFollow follow, std::function<int64_t(c
 }
 
 RotaryFollow WidthFollows(const std::string& tensor) {
+  using namespace local_rope_entry;
   return [tensor](Case& c, int64_t rot) {
     TensorData& t = c.Get(tensor);
     t.shape[1] = rot;
@@ -64,6 +68,7 @@ RotaryFollow WidthFollows(const std::string& tensor) {
 }
 
 ErrorCase CacheNoRows() {
+  using namespace local_rope_entry;
   return ErrorCase("cache_no_rows", [](Case& c) {
     TensorData& cache = c.Get("cache");
     cache.shape[0] = 0;
@@ -72,6 +77,7 @@ ErrorCase CacheNoRows() {
   }, "with P > 0");
 }
 
+namespace local_rope_entry {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 ErrorCase PositionError(const std::string& name, bool negative) {
@@ -85,8 +91,10 @@ ErrorCase PositionError(const std::string& name, bool negative) {
 }
 
 }  // namespace
+}  // namespace local_rope_entry
 
 std::vector<ErrorCase> CachePositionErrors(bool negative) {
+  using namespace local_rope_entry;
   std::vector<ErrorCase> v = {PositionError("position_past_cache", false)};
   if (negative) v.push_back(PositionError("position_negative", true));
   v.push_back(mut::IndexPast32Bits("positions", false, "positions must lie in [0, P"));

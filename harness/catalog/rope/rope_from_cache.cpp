@@ -7,6 +7,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_rope_from_cache {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // dt: q, k and the cache share f32 or bf16.
@@ -137,8 +138,10 @@ Case Packed(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_rope_from_cache
 
 OpSpec Spec_rope_from_cache() {
+  using namespace local_rope_from_cache;
   OpSpec s = rope_entry::RopeSpec(
       {.name = "rope_from_cache",
        .dtypes = "cpu: q [T,Hq,D], k [T,Hk,D] (optional) f32/bf16 in place, inner dim packed, token/head "

@@ -10,6 +10,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_rope_neox {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // dt: q and k share f32 or bf16.
@@ -106,12 +107,14 @@ Claim CacheEqualsInline() {
 }
 
 }  // namespace
+}  // namespace local_rope_neox
 
 // vLLM `rope` goldens (get_rope(...).forward_native on q [T, Hq*D], k [T, Hk*D]):
 // NeoX runs rope_neox; GPT-J pairing (is_neox_style=False) runs rope_from_cache
 // on a cache of the golden's positions built from the same definition
 // (rope_cos_sin_cache's rows, rounded to q's dtype as vLLM's cache .to(dtype)).
 GoldenMapping GoldenRope(const GoldenCase& g) {
+  using namespace local_rope_neox;
   const std::string call = g.ArgStr("get_rope_call", "");
   if (call.find("rope_type") != std::string::npos && call.find("'rope_type': 'default'") == std::string::npos) {
     throw GoldenUnsupported("a scaled rope_type (the long_context_rope path handles scalings)");
@@ -174,6 +177,7 @@ GoldenMapping GoldenRope(const GoldenCase& g) {
   return m;
 }
 
+namespace local_rope_neox {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // Past this many positions vLLM's f32 angles (t * inv_freq, inv_freq from an
@@ -230,8 +234,10 @@ UpstreamCall UpstreamRope(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_rope_neox
 
 OpSpec Spec_rope_neox() {
+  using namespace local_rope_neox;
   OpSpec s = rope_entry::RopeSpec(
       {.name = "rope_neox",
        .dtypes = "cpu: q [T,Hq,D], k [T,Hk,D] f32/bf16 (one dtype) in place, contiguous; positions [T] i32/i64",
@@ -248,6 +254,9 @@ OpSpec Spec_rope_neox() {
   return s;
 }
 
-UpstreamMap UpstreamMap_rope_neox() { return {"rope_neox", "rope", UpstreamRope}; }
+UpstreamMap UpstreamMap_rope_neox() {
+  using namespace local_rope_neox;
+  return {"rope_neox", "rope", UpstreamRope};
+}
 
 }  // namespace vt::conform

@@ -10,6 +10,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_gdn_state_gather {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // After the shapes (state::DrawShapes).
@@ -89,8 +90,10 @@ Case NarrowCache(const Case& c) {
 }
 
 }  // namespace
+}  // namespace local_gdn_state_gather
 
 OpSpec Spec_gdn_state_gather() {
+  using namespace local_gdn_state_gather;
   return state::StateSpec({
       .name = "gdn_state_gather",
       .dtypes = "cpu: cache [slots, mid..., Lc] f32/f16/bf16 (rank 2..4); working [N, mid..., Lw<=Lc] f32; "

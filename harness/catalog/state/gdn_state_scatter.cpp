@@ -10,6 +10,7 @@
 #include "vt/ops.h"
 
 namespace vt::conform {
+namespace local_gdn_state_scatter {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 void Build(Case& c) {
@@ -57,8 +58,10 @@ ClaimOutcome RoundTrip(const OpSpec&, const Case& c, const vt::ExecContext& ctx,
 }
 
 }  // namespace
+}  // namespace local_gdn_state_scatter
 
 OpSpec Spec_gdn_state_scatter() {
+  using namespace local_gdn_state_scatter;
   return state::StateSpec({
       .name = "gdn_state_scatter",
       .dtypes = "cpu: cache [slots, mid..., Lc] f32/f16/bf16 (rank 2..4) in place; working [N, mid..., Lw<=Lc] f32; "

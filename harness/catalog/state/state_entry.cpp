@@ -37,6 +37,7 @@ int64_t Mid(const TensorData& t) {
   return m;
 }
 
+namespace local_state_entry {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 // Error cases of the shape relations and index values both ops share.
@@ -75,8 +76,10 @@ std::vector<ErrorCase> SharedErrors() {
 }
 
 }  // namespace
+}  // namespace local_state_entry
 
 OpSpec StateSpec(StateOp op) {
+  using namespace local_state_entry;
   OpSpec s = seq::Basics(op.name, "state", op.dtypes, op.hooks, DrawShapes);
   s.oracle = op.hooks.oracle;
   s.oracle_bytes = op.hooks.definition;

@@ -23,6 +23,7 @@
 #include "oracles/torch/torch_ops.h"
 
 namespace vt::torchref {
+namespace local_moe_router_topk {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 constexpr double kTieRel = 0x1p-18;  // 64 f32 ulps
@@ -110,8 +111,10 @@ std::vector<int64_t> OwnPicks(const Row& r, int64_t k, int64_t topk_group) {
 }
 
 }  // namespace
+}  // namespace local_moe_router_topk
 
 Result Ref_moe_router_topk(const Input& in) {
+  using namespace local_moe_router_topk;
   const at::Tensor logits = Load(in, "logits");
   const int64_t t = logits.size(0), e = logits.size(1), k = in.Int("top_k");
   const int64_t n_group = in.Int("num_expert_group");

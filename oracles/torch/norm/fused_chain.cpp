@@ -8,6 +8,7 @@
 #include "oracles/torch/torch_ops.h"
 
 namespace vt::torchref {
+namespace local_fused_chain {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 struct Step {
@@ -39,8 +40,10 @@ std::vector<Step> Parse(const std::string& recipe) {
 }
 
 }  // namespace
+}  // namespace local_fused_chain
 
 Result Ref_fused_chain(const Input& in) {
+  using namespace local_fused_chain;
   const at::Tensor x = Load(in, "x");
   at::Tensor slots[4] = {x, Load(in, "weight").expand_as(x), at::Tensor(), at::full_like(x, NAN)};
   const bool has_residual = in.Has("residual");

@@ -6,6 +6,7 @@
 #include "oracles/torch/torch_ops.h"
 
 namespace vt::torchref {
+namespace local_matmul_nvfp4_fp4 {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 at::Tensor Dequantize(const Input& in, const std::string& packed, const std::string& scale) {
@@ -17,8 +18,10 @@ at::Tensor Dequantize(const Input& in, const std::string& packed, const std::str
 }
 
 }  // namespace
+}  // namespace local_matmul_nvfp4_fp4
 
 Result Ref_matmul_nvfp4_fp4(const Input& in) {
+  using namespace local_matmul_nvfp4_fp4;
   const at::Tensor a = Dequantize(in, "a_packed", "a_scale"), b = Dequantize(in, "b_packed", "b_scale");
   return {{"out", Out(in.F32("alpha") * at::matmul(a, b.t()))}};
 }

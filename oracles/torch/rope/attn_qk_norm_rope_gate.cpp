@@ -7,6 +7,7 @@
 #include "oracles/torch/rope/rope_ref.h"
 
 namespace vt::torchref {
+namespace local_attn_qk_norm_rope_gate {  // apart in unity batches (harness/CMakeLists.txt)
 namespace {
 
 at::Tensor NormRope(const at::Tensor& v, const at::Tensor& w, bool gemma, double eps, const at::Tensor& c,
@@ -16,8 +17,10 @@ at::Tensor NormRope(const at::Tensor& v, const at::Tensor& w, bool gemma, double
 }
 
 }  // namespace
+}  // namespace local_attn_qk_norm_rope_gate
 
 Result Ref_attn_qk_norm_rope_gate(const Input& in) {
+  using namespace local_attn_qk_norm_rope_gate;
   const auto& qs = in.Get("q_out").shape;  // [T, Hq, Dh]
   const auto& ks = in.Get("k_out").shape;  // [T, Hkv, Dh]
   const int64_t rot = in.Int("rot");
