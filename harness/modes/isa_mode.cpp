@@ -32,11 +32,11 @@
 namespace vt::conform {
 namespace {
 
-struct Variant {
+struct ThreadVariant {
   int threads;
   bool steal;
 };
-constexpr Variant kVariants[] = {{1, false}, {2, false}, {3, false}, {4, true}};
+constexpr ThreadVariant kThreadVariants[] = {{1, false}, {2, false}, {3, false}, {4, true}};
 constexpr int kAvx2Lanes = 8, kAvx512Lanes = 16;  // f32 lanes: the widths whose tails matter
 
 // The length a vector loop walks in this case: the last extent of the first
@@ -175,7 +175,7 @@ class IsaMode : public Mode {
       int64_t nan_pairs = 0;
       run_tiers.insert(run_tiers.begin(), Isa::kPortable);
       for (Isa t : run_tiers) {
-        for (const Variant& v : kVariants) {
+        for (const ThreadVariant& v : kThreadVariants) {
           if (t == Isa::kPortable && v.threads == 1 && !v.steal) continue;  // the reference itself
           const std::string label =
               std::string(Name(t)) + " threads=" + std::to_string(v.threads) + (v.steal ? " steal" : "");
