@@ -6,10 +6,13 @@
 // free-form Require names its own ("recipe.slot_range").
 #pragma once
 
+#include <functional>
 #include <initializer_list>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "vt/check_sites.h"
 #include "vt/context.h"
 #include "vt/error.h"
 #include "vt/tensor.h"
@@ -22,6 +25,14 @@ class Checker {
 
   // A free-form condition at the named site (a short, stable, dotted name).
   void Require(const char* site, bool ok, const std::string& condition) const;
+  // The same, with the message built only when the check fails: a literal,
+  // or a callable returning the message (for one that formats values).
+  void Require(const char* site, bool ok, const char* condition) const;
+  template <class Message, class = std::enable_if_t<std::is_invocable_r_v<std::string, const Message&>>>
+  void Require(const char* site, bool ok, const Message& condition) const {
+    if (CheckSiteObserver* o = GetCheckSiteObserver(); o != nullptr) o->Evaluated(op_, site);
+    if (!ok) Fail(site, condition());
+  }
 
   // Well-formed view: rank 1..4, known dtype, non-negative extents/strides,
   // data present and naturally aligned (a multiple of the element size; site
@@ -48,9 +59,15 @@ class Checker {
   void Finite(float v, const char* name) const;
 
  private:
-  // Reports site `kind(a[,b])` to the observer and throws when !ok.
-  void Site(bool ok, const char* kind, const char* a, const char* b,
-            const std::string& condition) const;
+  using MessageFn = std::function<std::string()>;
+  // Reports site `kind(a[,b])` to the observer and throws when !ok, with the
+  // message `condition` builds (called only then).
+  template <class Message>
+  void Site(bool ok, const char* kind, const char* a, const char* b, const Message& condition) const {
+    if (ok && GetCheckSiteObserver() == nullptr) return;  // the common path builds nothing
+    Evaluated(ok, kind, a, b, MessageFn(condition));
+  }
+  void Evaluated(bool ok, const char* kind, const char* a, const char* b, const MessageFn& condition) const;
   [[noreturn]] void Fail(const std::string& site, const std::string& condition) const;
 
   void OperandView(const ExecContext& ctx, const Tensor& t, const char* name) const;
