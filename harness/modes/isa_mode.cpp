@@ -153,8 +153,14 @@ class IsaMode : public Mode {
     }
     if (run_tiers.empty()) {
       r.status = Outcome::kSkipped;
-      r.reason = "this CPU runs none of the op's vector tiers" +
-                 std::string(cfg.isa == Isa::kAvx2 || cfg.isa == Isa::kAvx512 ? " asked for by --isa" : "");
+      // Two different reasons: --isa names a tier the op does not have
+      // (silu_and_mul has no avx2 tier), or the CPU lacks the op's tiers.
+      const bool forced = cfg.isa == Isa::kAvx2 || cfg.isa == Isa::kAvx512;
+      if (forced && std::find(tiers.begin(), tiers.end(), cfg.isa) == tiers.end()) {
+        r.reason = "the op has no " + std::string(vt::Name(cfg.isa)) + " tier (asked for by --isa)";
+      } else {
+        r.reason = "this CPU runs none of the op's vector tiers" + std::string(forced ? " asked for by --isa" : "");
+      }
       return r;
     }
     const Case c = MakeCase(op, ref.params);
