@@ -55,11 +55,12 @@ endfunction()
 # (cache or environment) wins; VT_USE_CCACHE=OFF turns it off. Set ccache's
 # base_dir to a folder above the checkouts to share hits between them
 # (docs/performance.md "Build").
-# Unity build of the harness catalog: the 93 catalog files each parse the same
-# headers (nlohmann/json among them) and emit the same inline and template
-# code; compiled one family to a file they take about a quarter of the CPU
-# (docs/performance.md "Build time"). OFF compiles each file on its own.
-option(VT_UNITY_BUILD "Compile the harness catalog one family per translation unit" ON)
+# Unity groups (harness/, oracles/torch/, reports/): their files parse the same
+# headers (nlohmann/json, ATen) and emit the same inline and template code;
+# compiled a folder or family to a translation unit, the cold build of README
+# command 1 takes half the CPU (docs/performance.md "Build time"). OFF compiles
+# each file on its own. The kernels are never grouped.
+option(VT_UNITY_BUILD "Compile the harness, torch references and reports as unity groups" ON)
 option(VT_USE_CCACHE "Compile through ccache when it is installed" ON)
 if(VT_USE_CCACHE)
   find_program(VT_CCACHE_PROGRAM ccache)
