@@ -44,19 +44,22 @@ struct V256 {
   }
   // r[q] lane c becomes r[c] lane q (an 8 x 8 transpose in registers):
   // pairs, then quads inside each 128-bit half, then the halves.
-  static void Transpose(T r[8]) {
+  __attribute__((always_inline)) static void Transpose(T r[8]) {
     T t[8], u[8];
+#pragma GCC unroll 16
     for (int i = 0; i < 4; ++i) {
       t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);      // per half: a0 b0 a1 b1
       t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);  // per half: a2 b2 a3 b3
     }
     // u[4i + e], half j: rows 4i..4i+3 of column 4j + e.
+#pragma GCC unroll 16
     for (int i = 0; i < 2; ++i) {
       u[4 * i + 0] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
       u[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
       u[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
       u[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
     }
+#pragma GCC unroll 16
     for (int e = 0; e < 4; ++e) {
       r[e] = _mm256_permute2f128_ps(u[e], u[4 + e], 0x20);      // low halves: column e
       r[4 + e] = _mm256_permute2f128_ps(u[e], u[4 + e], 0x31);  // high halves: column 4 + e

@@ -43,13 +43,15 @@ struct V512 {
   }
   // r[q] lane c becomes r[c] lane q (a 16 x 16 transpose in registers):
   // pairs, then quads inside each 128-bit block, then the 4 x 4 blocks.
-  static void Transpose(T r[16]) {
+  __attribute__((always_inline)) static void Transpose(T r[16]) {
     T t[16], u[16];
+#pragma GCC unroll 16
     for (int i = 0; i < 8; ++i) {
       t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);      // per block: a0 b0 a1 b1
       t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);  // per block: a2 b2 a3 b3
     }
     // u[4i + e], block j: rows 4i..4i+3 of column 4j + e.
+#pragma GCC unroll 16
     for (int i = 0; i < 4; ++i) {
       u[4 * i + 0] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
       u[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
@@ -57,6 +59,7 @@ struct V512 {
       u[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
     }
     // Column 4j + e gathers block j of u[e], u[4 + e], u[8 + e], u[12 + e].
+#pragma GCC unroll 16
     for (int e = 0; e < 4; ++e) {
       const T v0 = _mm512_shuffle_f32x4(u[e], u[4 + e], 0x44);      // A0 A1 B0 B1
       const T v1 = _mm512_shuffle_f32x4(u[e], u[4 + e], 0xEE);      // A2 A3 B2 B3

@@ -130,10 +130,12 @@ struct V256 {
   // In-place transpose of an 8x8 f32 block: r[i] lane j <- r[j] lane i.
   __attribute__((always_inline)) static void Transpose(F r[8]) {
     __m256 t[8];
+#pragma GCC unroll 16
     for (int i = 0; i < 8; i += 2) {  // 32-bit interleave of row pairs
       t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
       t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
     }
+#pragma GCC unroll 16
     for (int i = 0; i < 8; i += 4) {  // 4x4 blocks per 128-bit lane
       r[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
       r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
@@ -141,10 +143,12 @@ struct V256 {
       r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
     }
     // r[4a+b] holds, in 128-bit lane q, rows 4a..4a+3 of column 4q+b.
+#pragma GCC unroll 16
     for (int b = 0; b < 4; ++b) {
       t[b] = _mm256_permute2f128_ps(r[b], r[4 + b], 0x20);      // column b
       t[4 + b] = _mm256_permute2f128_ps(r[b], r[4 + b], 0x31);  // column 4+b
     }
+#pragma GCC unroll 16
     for (int i = 0; i < 8; ++i) r[i] = t[i];
   }
 };

@@ -109,10 +109,12 @@ struct V512 {
   // always_inline: as a call, the 16-register block goes through memory.
   __attribute__((always_inline)) static void Transpose(F r[16]) {
     __m512 t[16];
+#pragma GCC unroll 16
     for (int i = 0; i < 16; i += 2) {  // 32-bit interleave of row pairs
       t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
       t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
     }
+#pragma GCC unroll 16
     for (int i = 0; i < 16; i += 4) {  // 64-bit interleave: 4x4 blocks per 128-bit lane
       r[i] = _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t[i]), _mm512_castps_pd(t[i + 2])));
       r[i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[i]), _mm512_castps_pd(t[i + 2])));
@@ -120,12 +122,14 @@ struct V512 {
       r[i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t[i + 1]), _mm512_castps_pd(t[i + 3])));
     }
     // Now r[4a+b] holds, in 128-bit lane q, rows 4a..4a+3 of column 4q+b.
+#pragma GCC unroll 16
     for (int b = 0; b < 4; ++b) {  // 128-bit lane exchange between row groups (0,1) and (2,3)
       t[b] = _mm512_shuffle_f32x4(r[b], r[4 + b], 0x88);        // lanes 0,2 of each
       t[4 + b] = _mm512_shuffle_f32x4(r[b], r[4 + b], 0xDD);    // lanes 1,3 of each
       t[8 + b] = _mm512_shuffle_f32x4(r[8 + b], r[12 + b], 0x88);
       t[12 + b] = _mm512_shuffle_f32x4(r[8 + b], r[12 + b], 0xDD);
     }
+#pragma GCC unroll 16
     for (int b = 0; b < 4; ++b) {
       r[b] = _mm512_shuffle_f32x4(t[b], t[8 + b], 0x88);         // column b
       r[8 + b] = _mm512_shuffle_f32x4(t[b], t[8 + b], 0xDD);     // column 8+b

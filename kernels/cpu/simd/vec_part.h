@@ -6,13 +6,15 @@
 
 namespace vt::cpu::simd {
 
+// always_inline: GCC at -O2 leaves these as calls in the larger tier
+// loops (a call per vector, its vector argument through memory).
 template <class V, class St>
-typename V::F LoadPart(const void* p, int n) {
+__attribute__((always_inline)) inline typename V::F LoadPart(const void* p, int n) {
   return n == V::kW ? V::Load(St{}, p) : V::LoadN(St{}, p, n);
 }
 
 template <class V, class St>
-void StorePart(void* p, typename V::F v, int n) {
+__attribute__((always_inline)) inline void StorePart(void* p, typename V::F v, int n) {
   if (n == V::kW) {
     V::Store(St{}, p, v);
   } else {
