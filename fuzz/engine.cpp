@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "harness/catalog/catalog.h"
+#include "harness/core/compare.h"
 #include "harness/core/rng.h"
 #include "harness/fuzz/vocabulary.h"
 #include "harness/golden/golden_io.h"
@@ -54,11 +55,11 @@ CaseResult Guarded(const Mode& m, const OpSpec& op, const CaseRef& ref, const Ru
     r.status = Outcome::kFailedError;
     r.reason = std::string("harness error: ") + e.what();
   }
-  if (r.status == Outcome::kMistrusted && upstream::UnjudgeableDraw(r.reason)) {
+  if (r.status == Outcome::kMistrusted && UnjudgeableDraw(r.reason)) {
     // The draw's fault, not the kernel's nor the tolerance's (the run, the
     // shrinking and --replay all see it so).
     r.status = Outcome::kSkipped;
-    r.reason = "this draw cannot be judged by any reference: " + r.reason;
+    r.reason = kUnjudgeablePrefix + r.reason;
   }
   r.repro = ReproCommand(r, cfg);
   return r;

@@ -97,6 +97,11 @@ std::string MistrustReason(const TrustCounts& t, double max_zero_fraction) {
   return "";
 }
 
+bool UnjudgeableDraw(const std::string& reason) {
+  return reason.find("the reference is all zero") != std::string::npos ||
+         reason.find("mostly zero") != std::string::npos || reason.find("all NaN") != std::string::npos;
+}
+
 bool TooFewNonzero(const TrustCounts& t) {
   return static_cast<double>(t.nonzero) < kMinJudgedFraction * static_cast<double>(t.n) && t.nonzero < kEnoughJudged;
 }

@@ -113,6 +113,16 @@ std::string MistrustReason(const TrustCounts& t, double max_zero_fraction);
 // Fewer than kMinJudgedFraction of the elements nonzero and fewer than
 // kEnoughJudged of them: the partial-verdict threshold, applied to zeros.
 bool TooFewNonzero(const TrustCounts& t);
+
+// A MISTRUSTED verdict that is the draw's, not the tolerance's: the
+// reference is all zero, mostly zero or all NaN, so no reference can judge
+// this case (a random draw makes them now and then: matmul_nvfp4_fp4 with one
+// output whose fp4 products are all zero; matmul with M = K = 1 and its one
+// activation element +-0). vt-fuzz, vt-golden and vt-conform count such a
+// draw SKIPPED with the reason; a tolerance wider than the signal stays a
+// failure. vt-conform fails an op and mode where such draws are common
+// (UnjudgeableShare, harness/runner/runner.h): that is a lost signal.
+bool UnjudgeableDraw(const std::string& mistrust_reason);
 // Whether an input operand of `c` holds a NaN or an infinity.
 bool AnyInputNonFinite(const Case& c);
 

@@ -1,5 +1,6 @@
 #include "harness/runner/runner.h"
 
+#include "harness/core/compare.h"
 #include "harness/core/crash_note.h"
 
 #include <cstdlib>
@@ -58,6 +59,13 @@ CaseResult CheckOne(const Item& it, const RunConfig& cfg) {
     r = StartResult(*it.op, it.mode->name(), it.ref, cfg);
     r.status = Outcome::kFailedError;
     r.reason = std::string("harness error: ") + e.what();
+  }
+  if (r.status == Outcome::kMistrusted && UnjudgeableDraw(r.reason)) {
+    // The draw's fault, not the kernel's nor the tolerance's (as vt-fuzz
+    // counts it); an op and mode where it is common fails the run instead
+    // (UnjudgeableShare).
+    r.status = Outcome::kSkipped;
+    r.reason = std::string(kUnjudgeablePrefix) + r.reason;
   }
   r.seconds = Since(t0);
   r.repro = ReproCommand(r, cfg);

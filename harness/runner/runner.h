@@ -30,6 +30,10 @@ struct Summary {
   std::string FinalLine() const;  // "N passed, M failed, ..."
 };
 
+// The reason of a case counted SKIPPED because no reference can judge its
+// draw (UnjudgeableDraw, harness/core/compare.h) starts with this.
+inline constexpr const char* kUnjudgeablePrefix = "this draw cannot be judged by any reference: ";
+
 // The command line that reruns exactly one case.
 std::string ReproCommand(const CaseResult& r, const RunConfig& cfg);
 // The crash note (harness/core/crash_note.h) for a case about to run:

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 
+#include "harness/core/compare.h"
 #include "harness/golden/golden_io.h"
 #include "harness/golden/npy.h"
 #include "harness/golden/sha256.h"
@@ -36,11 +37,6 @@ bool SameKnob(const Json& a, const Json& b) {
 }
 
 }  // namespace
-
-bool UnjudgeableDraw(const std::string& reason) {
-  return reason.find("the reference is all zero") != std::string::npos ||
-         reason.find("mostly zero") != std::string::npos || reason.find("all NaN") != std::string::npos;
-}
 
 const std::vector<std::string> kDrawOnlyKnobs = {"dist", "values", "chunking"};
 

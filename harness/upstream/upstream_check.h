@@ -20,13 +20,6 @@
 
 namespace vt::conform::upstream {
 
-// A MISTRUSTED verdict that is the draw's, not the tolerance's: the
-// reference is all zero, mostly zero or all NaN, so no reference can judge
-// this case. vt-fuzz counts such a draw SKIPPED with the reason (a random
-// draw makes them now and then: matmul_nvfp4_fp4 with one output whose fp4
-// products are all zero); a tolerance wider than the signal stays a failure.
-bool UnjudgeableDraw(const std::string& mistrust_reason);
-
 // The upstream map of `op` (harness/upstream/maps.cpp), or nullptr.
 const UpstreamMap* MapOf(const OpSpec& op);
 // Runner keys whose upstream callable is a Triton kernel (the worker then
