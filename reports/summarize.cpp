@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <utility>
 
 namespace vt::reports {
 
@@ -51,6 +52,25 @@ Json SummaryJson(const Tally& t) {
           {"unsupported", get("UNSUPPORTED")},
           {"passed_partial", t.partial},
           {"final_line", os.str()}};
+}
+
+std::vector<std::string> LostSignal(const Json& cases) {
+  std::map<std::pair<std::string, std::string>, std::pair<int, int>> per_pair;  // -> (unjudgeable, cases)
+  for (const Json& c : cases) {
+    auto& n = per_pair[{c.value("op", ""), c.value("mode", "")}];
+    ++n.second;
+    if (c.value("status", "") == "SKIPPED" && c.value("reason", "").rfind(kUnjudgeablePrefix, 0) == 0) ++n.first;
+  }
+  std::vector<std::string> lines;
+  for (const auto& [pair, n] : per_pair) {
+    if (n.first >= kMinUnjudgeableToFail && n.first > kMaxUnjudgeableShare * n.second) {
+      lines.push_back(pair.first + "/" + pair.second + ": " + std::to_string(n.first) + " of " +
+                      std::to_string(n.second) +
+                      " cases could not be judged by any reference (more than a tenth): the oracle or the "
+                      "generator has lost the signal");
+    }
+  }
+  return lines;
 }
 
 Json MatrixOf(const Json& cases) {

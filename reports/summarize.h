@@ -32,6 +32,19 @@ Tally TallyOf(const Json& cases);
 // {"passed", "failed_incorrect", ..., "passed_partial", "final_line"}; the
 // final line reads "N passed, M failed, K skipped (reasons)".
 Json SummaryJson(const Tally& t);
+// The reason of a case counted SKIPPED because no reference can judge its
+// draw (all-zero, mostly-zero or all-NaN reference: harness/core/compare.h
+// UnjudgeableDraw) starts with this (vt-conform, vt-fuzz).
+inline constexpr const char* kUnjudgeablePrefix = "this draw cannot be judged by any reference: ";
+// Such draws are the draw's fault one by one, but common in one op and mode
+// they are a lost signal - an oracle, or a kernel and its oracle at once,
+// writing zeros everywhere makes every draw "all zero": one line
+// "op/mode: k of n cases could not be judged ..." per op and mode where they
+// are more than kMaxUnjudgeableShare of its cases and at least
+// kMinUnjudgeableToFail (docs/tolerance.md). vt-conform fails on any line.
+inline constexpr double kMaxUnjudgeableShare = 0.10;
+inline constexpr int kMinUnjudgeableToFail = 3;
+std::vector<std::string> LostSignal(const Json& cases);
 // op -> mode -> {passed, failed, skipped, partial, max_headroom}.
 Json MatrixOf(const Json& cases);
 // doc["summary"] and doc["matrix"] from doc["cases"].

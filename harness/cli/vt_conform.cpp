@@ -6,9 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <sstream>
-#include <utility>
 
 #include "harness/catalog/catalog.h"
 #include "harness/cli/conform_jobs.h"
@@ -20,6 +18,7 @@
 #include "reports/diff.h"
 #include "reports/junit.h"
 #include "reports/report.h"
+#include "reports/summarize.h"
 #include "vt/context.h"
 #include "vt/isa.h"
 
@@ -124,39 +123,9 @@ std::vector<std::string> JobArgs(const cli::ConformOptions& o) {
 
 // What the one-process run prints after its cases, for a document either
 // path made; the exit status.
-// An op and mode where draws no reference can judge are common has lost its
-// signal - an oracle (or a kernel and its oracle at once) that writes zeros
-// everywhere makes every draw "all zero" - so such draws are counted
-// SKIPPED one by one (runner.cpp CheckOne) but fail the run here once they
-// are more than a tenth of the pair's cases and at least three. A valid
-// random draw is rarely so: the ci tier over all ops had none before decode
-// draws were made common in the GEMM generator, one after (matmul, M = K = 1,
-// its one activation element +-0).
-constexpr double kMaxUnjudgeableShare = 0.10;
-constexpr int kMinUnjudgeableToFail = 3;
-
-std::vector<std::string> LostSignal(const nlohmann::ordered_json& doc) {
-  std::map<std::pair<std::string, std::string>, std::pair<int, int>> per_pair;  // -> (unjudgeable, cases)
-  for (const auto& c : doc.value("cases", nlohmann::ordered_json::array())) {
-    auto& n = per_pair[{c.value("op", ""), c.value("mode", "")}];
-    ++n.second;
-    if (c.value("status", "") == "SKIPPED" && c.value("reason", "").rfind(kUnjudgeablePrefix, 0) == 0) ++n.first;
-  }
-  std::vector<std::string> lines;
-  for (const auto& [pair, n] : per_pair) {
-    if (n.first >= kMinUnjudgeableToFail && n.first > kMaxUnjudgeableShare * n.second) {
-      lines.push_back(pair.first + "/" + pair.second + ": " + std::to_string(n.first) + " of " +
-                      std::to_string(n.second) +
-                      " cases could not be judged by any reference (more than a tenth): the oracle or the "
-                      "generator has lost the signal");
-    }
-  }
-  return lines;
-}
-
 int Finish(nlohmann::ordered_json& doc, const cli::ConformOptions& o, const nlohmann::ordered_json& baseline,
            bool selected_ops) {
-  const std::vector<std::string> lost = LostSignal(doc);
+  const std::vector<std::string> lost = vt::reports::LostSignal(doc.value("cases", nlohmann::ordered_json::array()));
   if (!lost.empty()) {
     doc["summary"]["lost_signal"] = lost;
     doc["summary"]["final_line"] =

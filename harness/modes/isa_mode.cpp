@@ -163,6 +163,23 @@ class IsaMode : public Mode {
       }
       return r;
     }
+    // A tier whose libm transcription fell back to the scalar call gives the
+    // portable bytes without running its vector math: where the loaded libm
+    // is the one transcribed, the transcription is broken - a failure the
+    // bytes alone cannot show; under another libm the fallback is the design
+    // (noted, then checked as usual).
+    for (Isa t : run_tiers) {
+      const std::string fallback = LibmFallback(op.name, t);
+      if (fallback.empty()) continue;
+      if (LibmLoaded() == LibmTranscribedFrom()) {
+        return Fail(r, Outcome::kFailedIncorrect, t,
+                    fallback + " - and this process runs glibc " + LibmLoaded() +
+                        ", the version it transcribes: the vector transcription is broken",
+                    "");
+      }
+      r.metrics["isa"]["libm_fallback"][std::string(Name(t))] =
+          fallback + " (glibc " + LibmLoaded() + "; the transcription is of " + std::string(LibmTranscribedFrom()) + ")";
+    }
     const Case c = MakeCase(op, ref.params);
     const int64_t inner = InnerLength(c);
     r.metrics["isa"]["inner_length"] = inner;

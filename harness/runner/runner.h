@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/modes/mode.h"
+#include "reports/summarize.h"
 
 namespace vt::conform {
 
@@ -30,9 +31,9 @@ struct Summary {
   std::string FinalLine() const;  // "N passed, M failed, ..."
 };
 
-// The reason of a case counted SKIPPED because no reference can judge its
-// draw (UnjudgeableDraw, harness/core/compare.h) starts with this.
-inline constexpr const char* kUnjudgeablePrefix = "this draw cannot be judged by any reference: ";
+// A case counted SKIPPED because no reference can judge its draw
+// (UnjudgeableDraw, harness/core/compare.h) has its reason start with this.
+using reports::kUnjudgeablePrefix;
 
 // The command line that reruns exactly one case.
 std::string ReproCommand(const CaseResult& r, const RunConfig& cfg);

@@ -142,3 +142,39 @@ TEST(Html, HeadroomPerDtypeAndNoneForEmptySections) {
 
 }  // namespace
 }  // namespace vt::reports
+
+namespace vt::reports {
+namespace {
+
+Json Unjudgeable(const std::string& id) {
+  Json c = Case(id, "SKIPPED");
+  c["reason"] = std::string(kUnjudgeablePrefix) + "out: the reference is all zero";
+  return c;
+}
+
+// 20 cases of one op and mode, `bad` of them unjudgeable draws.
+Json Cases(int bad) {
+  Json cases = Json::array();
+  for (int k = 0; k < 20; ++k) cases.push_back(k < bad ? Unjudgeable("u" + std::to_string(k)) : Case("p" + std::to_string(k), "PASSED"));
+  return cases;
+}
+
+TEST(LostSignal, ShareAboveATenthAndAtLeastThreeFails) {
+  EXPECT_TRUE(LostSignal(Cases(0)).empty());
+  EXPECT_TRUE(LostSignal(Cases(2)).empty());  // 2 of 20: a tenth, not more
+  const std::vector<std::string> lines = LostSignal(Cases(3));
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("3 of 20 cases could not be judged"), std::string::npos) << lines[0];
+}
+
+TEST(LostSignal, CountedPerOpAndModeAndOnlyForUnjudgeableSkips) {
+  Json cases = Cases(3);
+  for (Json& c : cases) c["mode"] = c.value("id", "").front() == 'u' ? "threads" : "oracle";  // 3 of 3 in threads
+  EXPECT_EQ(LostSignal(cases).size(), 1u);
+  Json other = Cases(0);
+  for (int k = 0; k < 5; ++k) other.push_back(Case("s" + std::to_string(k), "SKIPPED"));  // another skip reason
+  EXPECT_TRUE(LostSignal(other).empty());
+}
+
+}  // namespace
+}  // namespace vt::reports

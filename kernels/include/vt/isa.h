@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -39,6 +40,21 @@ std::vector<Isa> OpTiers(std::string_view op);
 // is asked for (ExecContext::ResolvedIsa): its highest tier at or below it,
 // else kPortable.
 Isa PickTier(Isa resolved, const std::vector<Isa>& has);
+
+// Vector transcriptions of libm functions (silu's expf, gelu's tanhf:
+// glibc 2.36's algorithms, bit for bit) are self-checked against this
+// process's libm once; a tier whose transcription disagrees runs the scalar
+// libm call for every element - the same bytes, none of its vector math.
+// Empty when `op`'s `tier` uses no transcription, or its transcription is in
+// use; else which transcription fell back. The harness's isa mode fails
+// such a tier where the loaded libm is the one transcribed (a broken
+// transcription), and notes it elsewhere (another glibc: the fallback is
+// the design).
+std::string LibmFallback(std::string_view op, Isa tier);
+// The glibc version the transcriptions reproduce ("2.36"), and the one this
+// process runs (gnu_get_libc_version(); "" off glibc).
+std::string_view LibmTranscribedFrom();
+std::string LibmLoaded();
 
 // Which tier really ran. Every tier of a tiered kernel (its portable tier
 // too) counts itself once per block of work it computes, from whichever
