@@ -17,7 +17,7 @@ Tally TallyOf(const Json& cases) {
   for (const Json& c : cases) {
     const std::string st = c.value("status", "");
     ++t.status[st];
-    if (IsSkipStatus(st)) ++t.skip_reasons[c.value("reason", "")];
+    if (IsSkipStatus(st)) ++t.skip_reasons[SkipGroup(c.value("reason", ""))];
     if (st == "PASSED" && c.value("unjudged", 0) > 0) ++t.partial;
   }
   return t;
@@ -52,6 +52,12 @@ Json SummaryJson(const Tally& t) {
           {"unsupported", get("UNSUPPORTED")},
           {"passed_partial", t.partial},
           {"final_line", os.str()}};
+}
+
+std::string SkipGroup(const std::string& reason) {
+  if (reason.rfind(kUnjudgeablePrefix, 0) != 0) return reason;
+  const std::size_t open = reason.find(" (");
+  return open == std::string::npos ? reason : reason.substr(0, open);
 }
 
 std::vector<std::string> LostSignal(const Json& cases) {

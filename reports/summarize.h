@@ -45,6 +45,10 @@ inline constexpr const char* kUnjudgeablePrefix = "this draw cannot be judged by
 inline constexpr double kMaxUnjudgeableShare = 0.10;
 inline constexpr int kMinUnjudgeableToFail = 3;
 std::vector<std::string> LostSignal(const Json& cases);
+// The reason a skip is counted under in a final line: itself, except that an
+// unjudgeable draw's parenthesised counts ("mostly zero (109 of 112
+// elements; ...)") are dropped, so such draws group by what made them.
+std::string SkipGroup(const std::string& reason);
 // op -> mode -> {passed, failed, skipped, partial, max_headroom}.
 Json MatrixOf(const Json& cases);
 // doc["summary"] and doc["matrix"] from doc["cases"].

@@ -174,7 +174,7 @@ Summary RunSelection(const Selection& sel, const RunConfig& cfg, std::ostream& l
     ++done;
     ++s.counts[r.status];
     if (r.status == Outcome::kPassed && r.unjudged > 0) ++s.partial_passes;
-    if (r.status == Outcome::kSkipped || r.status == Outcome::kUnsupported) ++s.skip_reasons[r.reason];
+    if (r.status == Outcome::kSkipped || r.status == Outcome::kUnsupported) ++s.skip_reasons[reports::SkipGroup(r.reason)];
     if (IsFailure(r.status)) {
       log << Name(r.status) << " " << r.op << "/" << r.mode << " " << r.id << "\n  " << r.reason << "\n";
       if (!r.detail.empty()) log << r.detail;

@@ -178,3 +178,19 @@ TEST(LostSignal, CountedPerOpAndModeAndOnlyForUnjudgeableSkips) {
 
 }  // namespace
 }  // namespace vt::reports
+
+namespace vt::reports {
+namespace {
+
+TEST(Summary, UnjudgeableDrawsGroupByWhatMadeThemNotTheirCounts) {
+  Json a = Case("a", "SKIPPED"), b = Case("b", "SKIPPED"), c = Case("c", "SKIPPED");
+  a["reason"] = std::string(kUnjudgeablePrefix) + "out: the reference is mostly zero (109 of 112 elements; ...)";
+  b["reason"] = std::string(kUnjudgeablePrefix) + "out: the reference is mostly zero (23 of 24 elements; ...)";
+  c["reason"] = "row_slice does not apply: fewer than 2 rows (one row)";  // other reasons kept whole
+  const Json s = SummaryJson(TallyOf(Json::array({a, b, c})));
+  EXPECT_EQ(s["final_line"], "0 passed, 0 failed, 3 skipped (1x row_slice does not apply: fewer than 2 rows (one row); 2x " +
+                                 std::string(kUnjudgeablePrefix) + "out: the reference is mostly zero)");
+}
+
+}  // namespace
+}  // namespace vt::reports
