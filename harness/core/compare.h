@@ -121,7 +121,7 @@ bool TooFewNonzero(const TrustCounts& t);
 // activation element +-0). vt-fuzz, vt-golden and vt-conform count such a
 // draw SKIPPED with the reason; a tolerance wider than the signal stays a
 // failure. vt-conform fails an op and mode where such draws are common
-// (UnjudgeableShare, harness/runner/runner.h): that is a lost signal.
+// (reports::LostSignal, reports/summarize.h): that is a lost signal.
 bool UnjudgeableDraw(const std::string& mistrust_reason);
 // Whether an input operand of `c` holds a NaN or an infinity.
 bool AnyInputNonFinite(const Case& c);

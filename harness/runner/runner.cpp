@@ -63,7 +63,7 @@ CaseResult CheckOne(const Item& it, const RunConfig& cfg) {
   if (r.status == Outcome::kMistrusted && UnjudgeableDraw(r.reason)) {
     // The draw's fault, not the kernel's nor the tolerance's (as vt-fuzz
     // counts it); an op and mode where it is common fails the run instead
-    // (UnjudgeableShare).
+    // (reports::LostSignal, applied by vt-conform).
     r.status = Outcome::kSkipped;
     r.reason = std::string(kUnjudgeablePrefix) + r.reason;
   }
