@@ -65,16 +65,37 @@ CaseResult Guarded(const Mode& m, const OpSpec& op, const CaseRef& ref, const Ru
   return r;
 }
 
+// Whether a SKIPPED result is a draw no reference can judge (Guarded's, or
+// the upstream checker's own wording of it).
+bool UnjudgeableSkip(const CaseResult& r) {
+  return r.status == Outcome::kSkipped && (r.reason.rfind(kUnjudgeablePrefix, 0) == 0 ||
+                                           r.reason.rfind("upstream's reference cannot judge this draw", 0) == 0);
+}
+
+using JudgedTally = std::map<std::string, std::pair<int, int>>;
+void Count(JudgedTally* judged, const CaseResult& r) {
+  if (judged == nullptr) return;
+  auto& n = (*judged)[r.mode];
+  ++n.second;
+  if (UnjudgeableSkip(r)) ++n.first;
+}
+
 // The first failing result of the modes on one case, else a PASSED one
 // (SKIPPED when no mode could check anything).
 // `claim`: equivalence checks only that claim (shrinking keeps the claim that failed).
+// `judged`: counts each check per mode (the drawn cases; null while shrinking).
 CaseResult CheckCase(const OpSpec& op, const std::vector<const Mode*>& modes, const Params& p, Probe& probe,
-                     Tier tier, const std::string& claim = "", upstream::Checker* up = nullptr) {
+                     Tier tier, const std::string& claim = "", upstream::Checker* up = nullptr,
+                     JudgedTally* judged = nullptr) {
   RunConfig cfg;
   cfg.tier = tier;
   cfg.threads = probe.threads;
   cfg.isa = FlagIsa();
-  if (up != nullptr) return up->Check(op, p, cfg);
+  if (up != nullptr) {
+    CaseResult r = up->Check(op, p, cfg);
+    Count(judged, r);
+    return r;
+  }
   CaseResult last;
   last.status = Outcome::kSkipped;
   for (const Mode* m : modes) {
@@ -105,6 +126,7 @@ CaseResult CheckCase(const OpSpec& op, const std::vector<const Mode*>& modes, co
     }
     for (const CaseRef& ref : refs) {
       CaseResult r = Guarded(*m, op, ref, cfg);
+      Count(judged, r);
       if (IsFailure(r.status)) return r;
       if (r.status == Outcome::kPassed || last.status != Outcome::kPassed) last = r;
     }
@@ -175,6 +197,11 @@ nlohmann::ordered_json OpReport::ToJson() const {
   if (!skipped.empty()) j["skipped"] = skipped;
   j["coverage"] = coverage;
   if (!missed.empty()) j["missed"] = missed;
+  nlohmann::ordered_json unjudgeable = nlohmann::ordered_json::object();
+  for (const auto& [mode, n] : judged) {
+    if (n.first > 0) unjudgeable[mode] = {{"unjudgeable", n.first}, {"checks", n.second}};
+  }
+  if (!unjudgeable.empty()) j["unjudgeable"] = unjudgeable;
   j["failures"] = nlohmann::ordered_json::array();
   for (const Found& f : failures) {
     if (f.repeat) continue;
@@ -297,7 +324,7 @@ OpReport FuzzOp(const OpSpec& op, const Campaign& campaign, const Settings& s, s
         if (o.match(p)) ++rep.coverage[a.name + ": " + o.name];
       }
     }
-    CaseResult r = CheckCase(op, modes, p, probe, s.tier, "", s.upstream);
+    CaseResult r = CheckCase(op, modes, p, probe, s.tier, "", s.upstream, &rep.judged);
     ++rep.cases;
     if (r.status == Outcome::kSkipped && s.upstream != nullptr) {
       ++rep.skipped_cases;

@@ -45,6 +45,10 @@ struct OpReport {
   int cases = 0, failed = 0;
   int skipped_cases = 0;  // --upstream: cases the runner key could not express (counted in cases)
   std::string last_skip;  // the reason of the last of them
+  // mode -> (draws no reference could judge, checks) over the drawn cases
+  // (not the shrinking's): an op and mode where most draws cannot be judged
+  // has lost its signal (reports::LostSignalLine) - a failure of the run.
+  std::map<std::string, std::pair<int, int>> judged;
   double seconds = 0;
   std::string skipped;  // why nothing ran (e.g. no case matches --dtype)
   std::vector<Found> failures;

@@ -24,6 +24,7 @@
 #include "harness/upstream/upstream_check.h"
 #include "reports/atomic_file.h"
 #include "reports/report.h"
+#include "reports/summarize.h"
 #include "vt/isa.h"
 
 #include <memory>
@@ -189,6 +190,7 @@ int main(int argc, char** argv) {
   vt::reports::Tally tally;
   nlohmann::ordered_json matrix = nlohmann::ordered_json::object();
   int cases = 0, failed = 0, skipped = 0;
+  std::vector<std::string> lost_signal;  // reports::LostSignalLine, per op and mode
   const auto t0 = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const OpSpec* op = ops[i];
@@ -235,6 +237,17 @@ int main(int argc, char** argv) {
       std::cout << "   " << r.skipped_cases << " cases SKIPPED (not counted as passed), the last: " << r.last_skip
                 << "\n";
     }
+    for (const auto& [mode, n] : r.judged) {
+      if (n.first == 0) continue;
+      std::cout << "   " << mode << ": " << n.first << " of " << n.second << " checks drew a case no reference can judge\n";
+      // As vt-conform: a kernel and its oracle zeroed at once make every draw
+      // "all zero" - each one skipped alone, together a failure of the run.
+      const std::string line = vt::reports::LostSignalLine(op->name, mode, n.first, n.second);
+      if (line.empty()) continue;
+      std::cout << "LOST SIGNAL " << line << "\n   repro: vt-fuzz --op " << op->name << " --mode " << mode << " --seed "
+                << Hex(seed) << " --cases " << r.cases << "\n";
+      lost_signal.push_back(line);
+    }
     if (!r.coverage.empty() && !o.quiet) {
       std::cout << "   coverage:";
       for (const auto& [k, n] : r.coverage) std::cout << " [" << k << "] " << n;
@@ -271,6 +284,7 @@ int main(int argc, char** argv) {
   }
   std::cout << cases - failed << " passed, " << failed << " failed";
   if (skipped > 0) std::cout << ", " << skipped << " skipped (upstream could not vouch: the ops' lines say why)";
+  if (!lost_signal.empty()) std::cout << "; " << lost_signal.size() << " op/mode lost the signal";
   std::cout << std::endl;
   if (!o.json.empty()) {
     // The results document every tool writes (harness/runner/results_doc.h),
@@ -289,6 +303,11 @@ int main(int argc, char** argv) {
     found.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     nlohmann::ordered_json doc = ResultsDocument(found, cfg, meta);
     doc["summary"] = vt::reports::SummaryJson(tally);
+    if (!lost_signal.empty()) {
+      doc["summary"]["lost_signal"] = lost_signal;
+      doc["summary"]["final_line"] = doc["summary"].value("final_line", "") + "; " +
+                                     std::to_string(lost_signal.size()) + " op/mode lost the signal";
+    }
     doc["matrix"] = matrix;
     doc["cases_scope"] = "failures";
     if (o.tier.empty()) doc["meta"]["tier"] = "per-campaign";  // each op's campaign picks its tier
@@ -300,5 +319,5 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  return failed > 0 ? 1 : 0;
+  return failed > 0 || !lost_signal.empty() ? 1 : 0;
 }

@@ -69,14 +69,17 @@ std::vector<std::string> LostSignal(const Json& cases) {
   }
   std::vector<std::string> lines;
   for (const auto& [pair, n] : per_pair) {
-    if (n.first >= kMinUnjudgeableToFail && n.first > kMaxUnjudgeableShare * n.second) {
-      lines.push_back(pair.first + "/" + pair.second + ": " + std::to_string(n.first) + " of " +
-                      std::to_string(n.second) +
-                      " cases could not be judged by any reference (more than a tenth): the oracle or the "
-                      "generator has lost the signal");
-    }
+    std::string line = LostSignalLine(pair.first, pair.second, n.first, n.second);
+    if (!line.empty()) lines.push_back(std::move(line));
   }
   return lines;
+}
+
+std::string LostSignalLine(const std::string& op, const std::string& mode, int unjudgeable, int cases) {
+  if (unjudgeable < kMinUnjudgeableToFail || unjudgeable <= kMaxUnjudgeableShare * cases) return "";
+  return op + "/" + mode + ": " + std::to_string(unjudgeable) + " of " + std::to_string(cases) +
+         " cases could not be judged by any reference (more than a tenth): the oracle or the generator has lost "
+         "the signal";
 }
 
 Json MatrixOf(const Json& cases) {

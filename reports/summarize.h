@@ -50,6 +50,10 @@ inline constexpr const char* kUnjudgeablePrefix = "this draw cannot be judged by
 inline constexpr double kMaxUnjudgeableShare = 0.10;
 inline constexpr int kMinUnjudgeableToFail = 3;
 std::vector<std::string> LostSignal(const Json& cases);
+// The line for one op and mode that checked `cases` cases, `unjudgeable` of
+// them unjudgeable draws; "" when that is no lost signal (vt-fuzz counts
+// its cases per mode instead of listing them).
+std::string LostSignalLine(const std::string& op, const std::string& mode, int unjudgeable, int cases);
 // The reason a skip is counted under in a final line: itself, except that an
 // unjudgeable draw's parenthesised counts ("mostly zero (109 of 112
 // elements; ...)") are dropped, so such draws group by what made them.

@@ -16,6 +16,10 @@ namespace {
 struct OpTierLine {
   std::string_view op;
   std::vector<Isa> tiers;  // lowest first
+  // The libm transcription its vector tiers use: vt::LibmFallback reports
+  // its fallback from this column, so an op missing here would fall back
+  // unreported (the harness's isa mode would pass a broken transcription).
+  VectorLibm libm = VectorLibm::kNone;
 };
 
 const std::vector<OpTierLine>& Table() {
@@ -34,11 +38,11 @@ const std::vector<OpTierLine>& Table() {
       {"mul_scalar", {Isa::kAvx2, Isa::kAvx512}},
       {"mul_col_vec_f32", {Isa::kAvx2, Isa::kAvx512}},
       // cpu/act/silu_tiers.h (avx512 only: its vector expf needs 64-bit permutes and FMA)
-      {"silu_and_mul", {Isa::kAvx512}},
+      {"silu_and_mul", {Isa::kAvx512}, VectorLibm::kExpf},
       // cpu/norm/gated_tiers.h (avx512 only: its act uses silu_and_mul's vector expf)
-      {"rms_norm_gated", {Isa::kAvx512}},
-      {"rms_norm_gated_quant_fp8", {Isa::kAvx512}},
-      {"rms_norm_gated_group", {Isa::kAvx512}},
+      {"rms_norm_gated", {Isa::kAvx512}, VectorLibm::kExpf},
+      {"rms_norm_gated_quant_fp8", {Isa::kAvx512}, VectorLibm::kExpf},
+      {"rms_norm_gated_group", {Isa::kAvx512}, VectorLibm::kExpf},
       // --- end row / elementwise ops ---
 
       // --- RoPE (branch simd-c): cpu/rope/rope_tiers.h; rope_neox's cos/sin stay scalar libm ---
@@ -50,7 +54,7 @@ const std::vector<OpTierLine>& Table() {
       {"sigmoid_gate_fp4_quant", {Isa::kAvx2, Isa::kAvx512}},
       // avx512 only: its activation is silu_and_mul's kernel, whose one vector
       // tier is avx512 - an avx2 call would run two tiers in one op
-      {"silu_and_mul_fp4_quant", {Isa::kAvx512}},
+      {"silu_and_mul_fp4_quant", {Isa::kAvx512}, VectorLibm::kExpf},
       // --- end RoPE / fp4 quant ---
 
       // --- Mamba2 (branch simd-m): cpu/mamba/mamba_tiers.h; softplus / exp / silu stay scalar per head or p ---
@@ -68,18 +72,18 @@ const std::vector<OpTierLine>& Table() {
       {"kda_chunk_prefill", {Isa::kAvx2, Isa::kAvx512}},
       // --- end GDN / KDA ---
       // --- gelu_and_mul (branch simd-e): cpu/act/gelu_tiers.h, a vector transcription of glibc's tanhf ---
-      {"gelu_and_mul", {Isa::kAvx2, Isa::kAvx512}},
+      {"gelu_and_mul", {Isa::kAvx2, Isa::kAvx512}, VectorLibm::kTanhf},
       // --- end gelu_and_mul ---
 
       // --- attention (branch simd-a): cpu/attn/attend_tiers.h, AttendRow's tiers (avx2's expf stays scalar) ---
-      {"attention", {Isa::kAvx2, Isa::kAvx512}},
-      {"attention_cross", {Isa::kAvx2, Isa::kAvx512}},
+      {"attention", {Isa::kAvx2, Isa::kAvx512}, VectorLibm::kExpf},
+      {"attention_cross", {Isa::kAvx2, Isa::kAvx512}, VectorLibm::kExpf},
       // the CUDA-variant names register attention's CPU function (its tiers)
-      {"attention_dense_fa2", {Isa::kAvx2, Isa::kAvx512}},
-      {"attention_dense_fast", {Isa::kAvx2, Isa::kAvx512}},
-      {"attention_dense_flash", {Isa::kAvx2, Isa::kAvx512}},
-      {"dflash_block_attention", {Isa::kAvx2, Isa::kAvx512}},
-      {"dflash_paged_block_attention", {Isa::kAvx2, Isa::kAvx512}},
+      {"attention_dense_fa2", {Isa::kAvx2, Isa::kAvx512}, VectorLibm::kExpf},
+      {"attention_dense_fast", {Isa::kAvx2, Isa::kAvx512}, VectorLibm::kExpf},
+      {"attention_dense_flash", {Isa::kAvx2, Isa::kAvx512}, VectorLibm::kExpf},
+      {"dflash_block_attention", {Isa::kAvx2, Isa::kAvx512}, VectorLibm::kExpf},
+      {"dflash_paged_block_attention", {Isa::kAvx2, Isa::kAvx512}, VectorLibm::kExpf},
       // --- end attention ---
       // --- fused RoPE ops (branch simd-r): the norm panel + rope_rows + a convert span; libm / copies stay as they are ---
       {"fused_norm_rope", {Isa::kAvx2, Isa::kAvx512}},
@@ -101,6 +105,13 @@ std::vector<Isa> OpTiers(std::string_view op) {
     if (line.op == op) return line.tiers;
   }
   return {};
+}
+
+VectorLibm OpVectorLibm(std::string_view op) {
+  for (const OpTierLine& line : Table()) {
+    if (line.op == op) return line.libm;
+  }
+  return VectorLibm::kNone;
 }
 
 Isa PickTier(Isa resolved, const std::vector<Isa>& has) {

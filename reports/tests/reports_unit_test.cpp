@@ -176,6 +176,17 @@ TEST(LostSignal, CountedPerOpAndModeAndOnlyForUnjudgeableSkips) {
   EXPECT_TRUE(LostSignal(other).empty());
 }
 
+// vt-fuzz counts per mode instead of listing cases: the same rule on counts.
+TEST(LostSignal, LineFromCountsAppliesTheSameRule) {
+  EXPECT_EQ(LostSignalLine("op", "oracle", 2, 5), "");     // fewer than three
+  EXPECT_EQ(LostSignalLine("op", "oracle", 3, 30), "");    // exactly a tenth
+  EXPECT_EQ(LostSignalLine("op", "oracle", 0, 0), "");
+  const std::string line = LostSignalLine("op", "oracle", 3, 29);
+  EXPECT_EQ(line.rfind("op/oracle: 3 of 29 cases", 0), 0u) << line;
+  // The list form and the count form agree on the same cases.
+  EXPECT_EQ(LostSignal(Cases(3)).at(0), LostSignalLine("rms_norm", "oracle", 3, 20));
+}
+
 }  // namespace
 }  // namespace vt::reports
 

@@ -13,24 +13,17 @@
 #endif
 
 namespace vt {
-namespace {
-
-// The avx512 tiers whose activation is silu_and_mul's vector expf
-// (cpu/act/silu_tiers.h): silu_and_mul, the silu/sigmoid-gated norms
-// (cpu/norm/gated_tiers.h) and silu_and_mul_fp4_quant.
-bool UsesVectorExpf(std::string_view op) {
-  return op == "silu_and_mul" || op == "rms_norm_gated" || op == "rms_norm_gated_quant_fp8" ||
-         op == "rms_norm_gated_group" || op == "silu_and_mul_fp4_quant";
-}
-
-}  // namespace
 
 std::string LibmFallback(std::string_view op, Isa tier) {
-  if (tier == Isa::kAvx512 && UsesVectorExpf(op) && IsaSupported(tier) && cpu::VectorExpfTable() == nullptr) {
+  // Which op uses which transcription, on which tiers: the tier table
+  // (kernels/core/op_tiers.cpp); the expf is avx512 only (attention's avx2
+  // tier and the others' keep the scalar expf).
+  const VectorLibm libm = OpVectorLibm(op);
+  if (libm == VectorLibm::kExpf && tier == Isa::kAvx512 && IsaSupported(tier) && cpu::VectorExpfTable() == nullptr) {
     return "the avx512 tier's vector expf disagrees with this process's expf on its self-check inputs: every "
            "element takes the scalar expf";
   }
-  if (op == "gelu_and_mul" && (tier == Isa::kAvx2 || tier == Isa::kAvx512) && IsaSupported(tier) &&
+  if (libm == VectorLibm::kTanhf && (tier == Isa::kAvx2 || tier == Isa::kAvx512) && IsaSupported(tier) &&
       !cpu::VectorTanhfAgrees(tier)) {
     return "the " + std::string(Name(tier)) +
            " tier's vector tanhf disagrees with this process's tanhf on its self-check inputs: every element "

@@ -41,6 +41,12 @@ std::vector<Isa> OpTiers(std::string_view op);
 // else kPortable.
 Isa PickTier(Isa resolved, const std::vector<Isa>& has);
 
+// The vector transcription of a libm function an op's vector tiers compute
+// with (cpu/act/silu_tiers.h's expf: avx512 tiers only; gelu's tanhf: avx2
+// and avx512), from the same tier table as OpTiers.
+enum class VectorLibm : unsigned char { kNone, kExpf, kTanhf };
+VectorLibm OpVectorLibm(std::string_view op);
+
 // Vector transcriptions of libm functions (silu's expf, gelu's tanhf:
 // glibc 2.36's algorithms, bit for bit) are self-checked against this
 // process's libm once; a tier whose transcription disagrees runs the scalar
