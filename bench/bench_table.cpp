@@ -128,6 +128,7 @@ int Main(int argc, char** argv, const std::string& tool, const std::vector<Compa
   for (const Entry& e : Entries()) thread_counts.insert(e.threads);
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   std::ostringstream table;
+  int missed = 0;
   table << "\n" << tool << ": medians of the same run (" << (quick ? "quick: 3" : "7")
         << " repetitions); speed = baseline time / vt time, time = vt time / baseline time\n";
   table << "problem                           threads  vt impl           baseline             vt ms   base ms"
@@ -164,6 +165,7 @@ int Main(int argc, char** argv, const std::string& tool, const std::vector<Compa
       if (any) {
         row["target"] = target;
         row["target_met"] = met;
+        missed += met ? 0 : 1;
       }
       rows.push_back(row);
     }
@@ -186,6 +188,7 @@ int Main(int argc, char** argv, const std::string& tool, const std::vector<Compa
     table << "by CPU time of the timing thread (1 thread: the whole work), medians:\n" << cpu_table.str();
   }
   if (!note.empty()) table << note << "\n";
+  if (missed > 0) table << missed << " target(s) MISSED; the measured cause of each: " << kShortfallCauses << "\n";
   std::cout << table.str() << std::flush;
   nlohmann::ordered_json doc = {{"tool", tool},
                                 {"date", NowUtc()},
