@@ -69,7 +69,7 @@ CaseResult Guarded(const Mode& m, const OpSpec& op, const CaseRef& ref, const Ru
 // the upstream checker's own wording of it).
 bool UnjudgeableSkip(const CaseResult& r) {
   return r.status == Outcome::kSkipped && (r.reason.rfind(kUnjudgeablePrefix, 0) == 0 ||
-                                           r.reason.rfind("upstream's reference cannot judge this draw", 0) == 0);
+                                           r.reason.rfind(upstream::kUnjudgeableByUpstream, 0) == 0);
 }
 
 using JudgedTally = std::map<std::string, std::pair<int, int>>;

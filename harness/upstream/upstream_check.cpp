@@ -197,7 +197,7 @@ CaseResult Checker::Check(const OpSpec& op, const Params& p, const RunConfig& cf
   // signal stays a failure: that is the tolerance's fault, not the draw's.
   if (g.status == Outcome::kMistrusted && UnjudgeableDraw(g.reason)) {
     g.status = Outcome::kSkipped;
-    g.reason = "upstream's reference cannot judge this draw: " + g.reason;
+    g.reason = kUnjudgeableByUpstream + g.reason;
   }
   g.id = r.id;
   g.mode = r.mode;

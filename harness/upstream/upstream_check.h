@@ -20,6 +20,11 @@
 
 namespace vt::conform::upstream {
 
+// The reason of an upstream case counted SKIPPED because upstream's
+// reference cannot judge its draw (all or mostly zero: UnjudgeableDraw)
+// starts with this; vt-fuzz counts such skips toward its lost-signal rule.
+inline constexpr const char* kUnjudgeableByUpstream = "upstream's reference cannot judge this draw: ";
+
 // The upstream map of `op` (harness/upstream/maps.cpp), or nullptr.
 const UpstreamMap* MapOf(const OpSpec& op);
 // Runner keys whose upstream callable is a Triton kernel (the worker then
