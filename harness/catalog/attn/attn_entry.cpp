@@ -41,7 +41,11 @@ void DrawHeads(Params& p, Tier t, int64_t keys) {
   p.Set("in", *gen::FloatIn());
   p.Set("out", *gen::FloatOut());
   const int64_t hk = *gen::Pick(std::vector<int64_t>{1, 2, 3});
-  const int64_t group = *gen::Pick(std::vector<int64_t>{1, 2, 4});
+  // q-heads per kv-head: the tiers take a kv-head's q-heads in blocks of up
+  // to kMaxQueries (4; attend_tiers.h), so groups above 4 make two blocks,
+  // the second partial at 7 (4 + 3) - models draw 7 and 8 (Qwen2-7B 28/4,
+  // Llama-70B 64/8); {1, 2, 4} alone never ran a kv-head's second block.
+  const int64_t group = *gen::Pick(std::vector<int64_t>{1, 2, 3, 4, 7, 8});
   int64_t d = *HeadDim(t);
   // Long key ranges with narrow heads only: attention is O(T^2 Hq D).
   if (keys > 64) d = std::min<int64_t>(d, 16);
