@@ -93,6 +93,14 @@ const std::vector<OpTierLine>& Table() {
   return kTable;
 }
 
+// The op's line of the table; null: the op has only its portable tier.
+const OpTierLine* LineOf(std::string_view op) {
+  for (const OpTierLine& line : Table()) {
+    if (line.op == op) return &line;
+  }
+  return nullptr;
+}
+
 std::array<std::atomic<uint64_t>, 4>& Counts() {
   static std::array<std::atomic<uint64_t>, 4> counts{};
   return counts;
@@ -101,17 +109,13 @@ std::array<std::atomic<uint64_t>, 4>& Counts() {
 }  // namespace
 
 std::vector<Isa> OpTiers(std::string_view op) {
-  for (const OpTierLine& line : Table()) {
-    if (line.op == op) return line.tiers;
-  }
-  return {};
+  const OpTierLine* line = LineOf(op);
+  return line != nullptr ? line->tiers : std::vector<Isa>{};
 }
 
 VectorLibm OpVectorLibm(std::string_view op) {
-  for (const OpTierLine& line : Table()) {
-    if (line.op == op) return line.libm;
-  }
-  return VectorLibm::kNone;
+  const OpTierLine* line = LineOf(op);
+  return line != nullptr ? line->libm : VectorLibm::kNone;
 }
 
 Isa PickTier(Isa resolved, const std::vector<Isa>& has) {
